@@ -1,0 +1,54 @@
+/**
+ * The project's one error class. Codes form a closed set so callers branch on `code`,
+ * never on message text. HTTP-facing codes carry the status and body format the
+ * service interface prescribes; the HTTP adapter serialises them without logic.
+ */
+export const ERROR_CODES = {
+  INVALID_ARGUMENT: 400,
+  INPUT_UNREADABLE: 400,
+  NOT_EVTX: 422,
+  CANCELLED: 499,
+  INTERNAL: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+export type ErrorBodyFormat = 'json' | 'text';
+
+export interface TaeErrorOptions {
+  readonly context?: Readonly<Record<string, string | number | boolean>>;
+  readonly status?: number;
+  readonly bodyFormat?: ErrorBodyFormat;
+  readonly cause?: unknown;
+}
+
+export class TaeError extends Error {
+  override readonly name = 'TaeError';
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly bodyFormat: ErrorBodyFormat;
+  readonly context: Readonly<Record<string, string | number | boolean>>;
+
+  constructor(code: ErrorCode, message: string, options: TaeErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.status = options.status ?? ERROR_CODES[code];
+    this.bodyFormat = options.bodyFormat ?? 'json';
+    this.context = options.context ?? {};
+  }
+}
+
+export const isTaeError = (e: unknown): e is TaeError => e instanceof TaeError;
+
+/** Fails with a message that names the option, as every public function validates at its door. */
+export function invalidOption(option: string, expectation: string, got: unknown): TaeError {
+  return new TaeError('INVALID_ARGUMENT', `options.${option} must be ${expectation}`, {
+    context: { option, got: describe(got) },
+  });
+}
+
+function describe(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+  if (typeof v === 'bigint') return `${v}n`;
+  if (v === null || typeof v !== 'object') return String(v);
+  return Array.isArray(v) ? 'an array' : 'an object';
+}

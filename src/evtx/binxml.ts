@@ -1,0 +1,282 @@
+/**
+ * BinXML token stream → tree, with template expansion. One parser serves template
+ * definitions (substitutions become placeholders) and record content; every read is
+ * bounded by the chunk so a hostile offset can never walk outside it.
+ */
+import { u16, u32, utf16 } from './bytes.js';
+import type { ChunkContext } from './chunk-context.js';
+import { instantiate, type Substitution, type TemplateDefinition } from './template.js';
+import { VALUE_TYPE as T, type XmlAttr, type XmlElement, type XmlNode } from './tree.js';
+import { decodeValue } from './values.js';
+
+export class BinXmlError extends Error {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
+    super(message);
+  }
+}
+
+/** A node of a template definition: a resolved node or a placeholder for substitution `id`. */
+export interface Placeholder {
+  readonly kind: 'subst';
+  readonly id: number;
+  readonly type: number;
+  readonly optional: boolean;
+}
+
+export type TemplateNode = XmlNode | Placeholder | TemplateElement;
+
+export interface TemplateElement {
+  readonly kind: 'element';
+  readonly name: string;
+  readonly attrs: { readonly name: string; readonly value: TemplateNode[] }[];
+  readonly children: TemplateNode[];
+  /** True when the element or a descendant holds a placeholder (else it is shared as is). */
+  readonly dynamic: boolean;
+}
+
+const MAX_DEPTH = 96;
+
+export class BinXmlParser {
+  pos: number;
+  private depth = 0;
+
+  constructor(
+    private readonly ctx: ChunkContext,
+    start: number,
+    private readonly end: number,
+    /** In a template definition substitution tokens become placeholders. */
+    private readonly inTemplate: boolean,
+    /** Elements inside an embedded BinXML substitution carry no dependency id. */
+    private readonly embedded = false,
+  ) {
+    this.pos = start;
+  }
+
+  private need(n: number, what: string): void {
+    if (this.pos + n > this.end) throw new BinXmlError(`truncated ${what}`, this.pos);
+  }
+
+  /** Parses a fragment sequence up to EOF (or the end of the window). */
+  parseDocument(): TemplateNode[] {
+    const out: TemplateNode[] = [];
+    this.parseContent(out, true);
+    return out;
+  }
+
+  private parseContent(out: TemplateNode[], topLevel: boolean): void {
+    const b = this.ctx.bytes;
+    if (++this.depth > MAX_DEPTH) throw new BinXmlError('nesting too deep', this.pos);
+    while (this.pos < this.end) {
+      const token = b[this.pos]!;
+      switch (token) {
+        case 0x00:
+          this.pos++;
+          if (topLevel) {
+            this.depth--;
+            return;
+          }
+          throw new BinXmlError('end of stream inside an element', this.pos - 1);
+        case 0x04:
+          if (topLevel) throw new BinXmlError('end element token outside an element', this.pos);
+          this.pos++;
+          this.depth--;
+          return;
+        case 0x0f:
+          this.need(4, 'fragment header');
+          this.pos += 4;
+          break;
+        case 0x01:
+        case 0x41:
+          out.push(this.parseElement(token === 0x41));
+          break;
+        case 0x0c:
+          this.parseTemplateInstance(out);
+          break;
+        default:
+          this.parseTextLike(token, out);
+      }
+    }
+    this.depth--;
+    if (!topLevel) throw new BinXmlError('unterminated element', this.pos);
+  }
+
+  /** Value, CDATA, references, PIs and substitutions: content allowed both in elements and attributes. */
+  private parseTextLike(token: number, out: TemplateNode[]): void {
+    const b = this.ctx.bytes;
+    switch (token) {
+      case 0x05:
+      case 0x45: {
+        this.need(4, 'value token');
+        const type = b[this.pos + 1]!;
+        if (type !== T.STRING) throw new BinXmlError(`value token of type 0x${type.toString(16)}`, this.pos);
+        const units = u16(b, this.pos + 2);
+        this.pos += 4;
+        this.need(units * 2, 'value text');
+        out.push({ kind: 'text', text: utf16(b, this.pos, units) });
+        this.pos += units * 2;
+        return;
+      }
+      case 0x07:
+      case 0x47: {
+        this.need(3, 'CDATA');
+        const units = u16(b, this.pos + 1);
+        this.pos += 3;
+        this.need(units * 2, 'CDATA text');
+        out.push({ kind: 'cdata', text: utf16(b, this.pos, units) });
+        this.pos += units * 2;
+        return;
+      }
+      case 0x08:
+      case 0x48:
+        this.need(3, 'character reference');
+        out.push({ kind: 'charref', code: u16(b, this.pos + 1) });
+        this.pos += 3;
+        return;
+      case 0x09:
+      case 0x49: {
+        this.need(5, 'entity reference');
+        const name = this.readName(this.pos + 1);
+        out.push({ kind: 'entityref', name });
+        return;
+      }
+      case 0x0a: {
+        this.need(5, 'PI target');
+        const target = this.readName(this.pos + 1);
+        let data = '';
+        if (this.pos < this.end && b[this.pos] === 0x0b) {
+          this.need(3, 'PI data');
+          const units = u16(b, this.pos + 1);
+          this.pos += 3;
+          this.need(units * 2, 'PI data text');
+          data = utf16(b, this.pos, units);
+          this.pos += units * 2;
+        }
+        out.push({ kind: 'pi', target, data });
+        return;
+      }
+      case 0x0d:
+      case 0x0e: {
+        this.need(4, 'substitution');
+        if (!this.inTemplate) throw new BinXmlError('substitution outside a template', this.pos);
+        out.push({ kind: 'subst', id: u16(b, this.pos + 1), type: b[this.pos + 3]!, optional: token === 0x0e });
+        this.pos += 4;
+        return;
+      }
+      default:
+        throw new BinXmlError(`unexpected token 0x${token.toString(16)}`, this.pos);
+    }
+  }
+
+  /**
+   * Reads the name whose offset is stored at `at` and moves past it: names are written
+   * inline the first time a chunk uses them, and referenced by offset afterwards.
+   */
+  private readName(at: number): string {
+    const offset = u32(this.ctx.bytes, at);
+    this.pos = at + 4;
+    const name = this.ctx.nameAt(offset);
+    if (offset === this.pos) this.pos += 8 + name.length * 2 + 2;
+    return name;
+  }
+
+  private parseElement(hasAttrs: boolean): TemplateElement {
+    const b = this.ctx.bytes;
+    const start = this.pos;
+    this.need(11, 'open start element');
+    // token, dependency id (u16, absent in embedded BinXML), data size (u32), then the name offset
+    const name = this.readName(this.pos + (this.embedded ? 5 : 7));
+    const attrs: { name: string; value: TemplateNode[] }[] = [];
+    let dynamic = false;
+    if (hasAttrs) {
+      this.need(4, 'attribute list size');
+      this.pos += 4;
+      let more = true;
+      while (more && this.pos < this.end) {
+        const t = b[this.pos]!;
+        if (t !== 0x06 && t !== 0x46) break;
+        more = t === 0x46;
+        this.need(5, 'attribute');
+        const attrName = this.readName(this.pos + 1);
+        const value: TemplateNode[] = [];
+        while (this.pos < this.end && isAttributeValueToken(b[this.pos]!)) this.parseTextLike(b[this.pos]!, value);
+        if (value.some(isDynamic)) dynamic = true;
+        attrs.push({ name: attrName, value });
+      }
+    }
+    this.need(1, 'close start element');
+    const close = b[this.pos]!;
+    const children: TemplateNode[] = [];
+    if (close === 0x02) {
+      this.pos++;
+      this.parseContent(children, false);
+    } else if (close === 0x03) {
+      this.pos++;
+    } else {
+      throw new BinXmlError(`expected close start element, found 0x${close.toString(16)} (element at ${start})`, this.pos);
+    }
+    if (!dynamic) dynamic = children.some(isDynamic);
+    return { kind: 'element', name, attrs, children, dynamic };
+  }
+
+  private parseTemplateInstance(out: TemplateNode[]): void {
+    const b = this.ctx.bytes;
+    this.need(10, 'template instance');
+    const defOffset = u32(b, this.pos + 6);
+    this.pos += 10;
+    let def: TemplateDefinition;
+    if (defOffset === this.pos) {
+      this.need(24, 'template definition header');
+      const dataSize = u32(b, this.pos + 20);
+      def = this.ctx.templateAt(defOffset);
+      this.pos += 24 + dataSize;
+      if (this.pos > this.end) throw new BinXmlError('template definition overruns its record', defOffset);
+    } else {
+      def = this.ctx.templateAt(defOffset);
+    }
+    const substitutions = this.parseSubstitutions();
+    const nodes = instantiate(def.nodes, substitutions);
+    for (const n of nodes) out.push(n);
+  }
+
+  private parseSubstitutions(): Substitution[] {
+    const b = this.ctx.bytes;
+    this.need(4, 'substitution count');
+    const count = u32(b, this.pos);
+    this.pos += 4;
+    if (count * 4 > this.end - this.pos) throw new BinXmlError(`substitution count ${count} too large`, this.pos - 4);
+    let valuePos = this.pos + count * 4;
+    const values: Substitution[] = new Array(count);
+    for (let i = 0; i < count; i++) {
+      const d = this.pos + i * 4;
+      const size = u16(b, d);
+      const type = b[d + 2]!;
+      if (valuePos + size > this.end) throw new BinXmlError(`substitution ${i} overruns its record`, valuePos);
+      values[i] = type === T.BINXML ? this.parseEmbedded(valuePos, size) : decodeValue(b, valuePos, size, type);
+      valuePos += size;
+    }
+    this.pos = valuePos;
+    return values;
+  }
+
+  /** A substitution that is itself BinXML (a nested document, possibly with its own templates). */
+  private parseEmbedded(start: number, size: number): XmlNode[] {
+    if (size === 0) return [];
+    if (this.depth > MAX_DEPTH) throw new BinXmlError('nesting too deep', start);
+    const nested = new BinXmlParser(this.ctx, start, start + size, false, true);
+    nested.depth = this.depth + 1;
+    return nested.parseDocument() as XmlNode[];
+  }
+}
+
+function isAttributeValueToken(t: number): boolean {
+  return t === 0x05 || t === 0x45 || t === 0x0d || t === 0x0e || t === 0x08 || t === 0x48 || t === 0x09 || t === 0x49;
+}
+
+export function isDynamic(n: TemplateNode): boolean {
+  return n.kind === 'subst' || (n.kind === 'element' && (n as TemplateElement).dynamic);
+}
+
+export type { XmlAttr, XmlElement };

@@ -1,0 +1,52 @@
+/** Per-chunk caches: names and template definitions are resolved by their offset in the chunk. */
+import { u16, u32, utf16 } from './bytes.js';
+import { BinXmlError, BinXmlParser } from './binxml.js';
+import type { TemplateDefinition } from './template.js';
+
+export const CHUNK_SIZE = 0x10000;
+
+export class ChunkContext {
+  private readonly names = new Map<number, string>();
+  private readonly templates = new Map<number, TemplateDefinition | BinXmlError>();
+
+  constructor(readonly bytes: Uint8Array) {}
+
+  nameAt(offset: number): string {
+    const cached = this.names.get(offset);
+    if (cached !== undefined) return cached;
+    const b = this.bytes;
+    if (offset < 0 || offset + 8 > b.length) throw new BinXmlError(`name offset ${offset} outside the chunk`, offset);
+    const units = u16(b, offset + 6);
+    if (offset + 8 + units * 2 > b.length) throw new BinXmlError(`name at ${offset} overruns the chunk`, offset);
+    const name = utf16(b, offset + 8, units);
+    this.names.set(offset, name);
+    return name;
+  }
+
+  /** Parses (once) the template definition at `offset`: next offset, GUID, data size, then BinXML. */
+  templateAt(offset: number): TemplateDefinition {
+    const cached = this.templates.get(offset);
+    if (cached !== undefined) {
+      if (cached instanceof BinXmlError) throw cached;
+      return cached;
+    }
+    const b = this.bytes;
+    // A definition that instantiates itself must fail, not recurse forever.
+    this.templates.set(offset, new BinXmlError(`template at ${offset} refers to itself`, offset));
+    try {
+      if (offset < 0 || offset + 24 > b.length) {
+        throw new BinXmlError(`template offset ${offset} outside the chunk`, offset);
+      }
+      const size = u32(b, offset + 20);
+      const end = Math.min(b.length, offset + 24 + size);
+      const parser = new BinXmlParser(this, offset + 24, end, true);
+      const def: TemplateDefinition = { offset, nodes: parser.parseDocument() };
+      this.templates.set(offset, def);
+      return def;
+    } catch (e) {
+      const err = e instanceof BinXmlError ? e : new BinXmlError(String(e), offset);
+      this.templates.set(offset, err);
+      throw err;
+    }
+  }
+}

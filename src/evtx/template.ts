@@ -1,0 +1,66 @@
+/** Template definitions and their instantiation with a record's substitution values. */
+import type { Placeholder, TemplateElement, TemplateNode } from './binxml.js';
+import type { XmlAttr, XmlNode, XmlValue } from './tree.js';
+import { nullValue } from './values.js';
+
+export interface TemplateDefinition {
+  readonly offset: number;
+  readonly nodes: TemplateNode[];
+}
+
+/** A decoded substitution: a typed value, or the nodes of an embedded BinXML document. */
+export type Substitution = XmlValue | XmlNode[];
+
+export function instantiate(nodes: readonly TemplateNode[], subs: readonly Substitution[]): XmlNode[] {
+  const out: XmlNode[] = [];
+  for (const n of nodes) place(n, subs, out);
+  return out;
+}
+
+function place(n: TemplateNode, subs: readonly Substitution[], out: XmlNode[]): void {
+  if (n.kind === 'subst') {
+    const v = substitute(n, subs);
+    if (Array.isArray(v)) {
+      for (const x of v) out.push(x);
+    } else out.push(v);
+    return;
+  }
+  if (n.kind === 'element') {
+    const e = n as TemplateElement;
+    if (!e.dynamic) {
+      out.push(e as unknown as XmlNode);
+      return;
+    }
+    const only = e.children.length === 1 ? e.children[0] : undefined;
+    if (only?.kind === 'subst') {
+      const v = substitute(only, subs);
+      if (!Array.isArray(v) && v.items !== null) {
+        expandArray(e, v, subs, out);
+        return;
+      }
+    }
+    const attrs: XmlAttr[] = new Array(e.attrs.length);
+    for (let i = 0; i < e.attrs.length; i++) {
+      const a = e.attrs[i]!;
+      attrs[i] = { name: a.name, value: instantiate(a.value, subs) };
+    }
+    const children: XmlNode[] = [];
+    for (const c of e.children) place(c, subs, children);
+    out.push({ kind: 'element', name: e.name, attrs, children });
+    return;
+  }
+  out.push(n);
+}
+
+/** An array that is an element's whole content repeats the element once per item, as Windows renders it. */
+function expandArray(e: TemplateElement, v: XmlValue, subs: readonly Substitution[], out: XmlNode[]): void {
+  const itemType = v.type & 0x7f;
+  for (const item of v.items!) {
+    const attrs: XmlAttr[] = e.attrs.map((a) => ({ name: a.name, value: instantiate(a.value, subs) }));
+    out.push({ kind: 'element', name: e.name, attrs, children: [{ kind: 'value', type: itemType, text: item, items: null }] });
+  }
+}
+
+function substitute(p: Placeholder, subs: readonly Substitution[]): Substitution {
+  return subs[p.id] ?? nullValue;
+}

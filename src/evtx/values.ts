@@ -1,0 +1,180 @@
+/** Decoding of BinXML values (substitutions and inline value tokens) into typed text. */
+import { hex64Text, hexUpper, i32, i64Text, u16, u32, u64Text, utf16, utf16UntilNul } from './bytes.js';
+import { filetimeAt, systemtimeAt } from './time.js';
+import { VALUE_TYPE as T, type XmlValue } from './tree.js';
+
+const ansiDecoder = new TextDecoder('windows-1252');
+
+/** Sizes of the fixed-width types; arrays of them hold `size / width` items. */
+const WIDTH: Readonly<Record<number, number>> = {
+  [T.INT8]: 1,
+  [T.UINT8]: 1,
+  [T.INT16]: 2,
+  [T.UINT16]: 2,
+  [T.INT32]: 4,
+  [T.UINT32]: 4,
+  [T.INT64]: 8,
+  [T.UINT64]: 8,
+  [T.REAL32]: 4,
+  [T.REAL64]: 8,
+  [T.BOOL]: 4,
+  [T.GUID]: 16,
+  [T.FILETIME]: 8,
+  [T.SYSTEMTIME]: 16,
+  [T.HEX_INT32]: 4,
+  [T.HEX_INT64]: 8,
+};
+
+export class ValueError extends Error {}
+
+export const nullValue: XmlValue = Object.freeze({ kind: 'value', type: T.NULL, text: '', items: null });
+
+const scalar = (type: number, text: string): XmlValue => ({ kind: 'value', type, text, items: null });
+
+/** Decodes one value of `type` stored in `size` bytes at `o`. BinXML (0x21) is handled by the caller. */
+export function decodeValue(b: Uint8Array, o: number, size: number, type: number): XmlValue {
+  if (type & T.ARRAY) return decodeArray(b, o, size, type & 0x7f);
+  switch (type) {
+    case T.NULL:
+      return nullValue;
+    case T.STRING:
+      return scalar(type, utf16UntilNul(b, o, size >>> 1));
+    case T.ANSI_STRING:
+      return scalar(type, ansiUntilNul(b, o, size));
+    case T.BINARY:
+      return scalar(type, hexUpper(b, o, size));
+    case T.SID:
+      return scalar(type, sidText(b, o, size));
+    case T.SIZE_T:
+      if (size === 4) return scalar(T.HEX_INT32, `0x${u32(b, o).toString(16)}`);
+      if (size === 8) return scalar(T.HEX_INT64, hex64Text(b, o));
+      throw new ValueError(`SizeT value of ${size} bytes`);
+    case T.EVT_HANDLE:
+    case T.EVT_XML:
+      throw new ValueError(`unsupported value type 0x${type.toString(16)}`);
+    default: {
+      const width = WIDTH[type];
+      if (width === undefined) throw new ValueError(`unknown value type 0x${type.toString(16)}`);
+      if (size < width) throw new ValueError(`value of type 0x${type.toString(16)} needs ${width} bytes, has ${size}`);
+      return scalar(type, fixedText(b, o, type, size));
+    }
+  }
+}
+
+/** Text of one fixed-width item; `size` matters only for booleans stored in fewer than 4 bytes. */
+export function fixedText(b: Uint8Array, o: number, type: number, size = WIDTH[type] ?? 0): string {
+  switch (type) {
+    case T.INT8:
+      return String((b[o]! << 24) >> 24);
+    case T.UINT8:
+      return String(b[o]!);
+    case T.INT16:
+      return String((u16(b, o) << 16) >> 16);
+    case T.UINT16:
+      return String(u16(b, o));
+    case T.INT32:
+      return String(i32(b, o));
+    case T.UINT32:
+      return String(u32(b, o));
+    case T.INT64:
+      return i64Text(b, o);
+    case T.UINT64:
+      return u64Text(b, o);
+    case T.REAL32:
+      return floatText(new DataView(b.buffer, b.byteOffset).getFloat32(o, true), true);
+    case T.REAL64:
+      return floatText(new DataView(b.buffer, b.byteOffset).getFloat64(o, true), false);
+    case T.BOOL:
+      return boolAt(b, o, size) ? 'true' : 'false';
+    case T.GUID:
+      return guidText(b, o);
+    case T.FILETIME: {
+      const t = filetimeAt(b, o);
+      if (t === null) throw new ValueError('FILETIME out of range');
+      return t.text;
+    }
+    case T.SYSTEMTIME: {
+      const t = systemtimeAt(b, o);
+      if (t === null) throw new ValueError('invalid SYSTEMTIME');
+      return t.text;
+    }
+    case T.HEX_INT32:
+      return `0x${u32(b, o).toString(16)}`;
+    case T.HEX_INT64:
+      return hex64Text(b, o);
+    default:
+      throw new ValueError(`unknown value type 0x${type.toString(16)}`);
+  }
+}
+
+function boolAt(b: Uint8Array, o: number, size: number): boolean {
+  for (let i = 0; i < Math.min(size, 4); i++) if (b[o + i] !== 0) return true;
+  return false;
+}
+
+function decodeArray(b: Uint8Array, o: number, size: number, itemType: number): XmlValue {
+  const items: string[] = [];
+  if (itemType === T.STRING) {
+    let start = o;
+    const end = o + (size & ~1);
+    for (let p = o; p < end; p += 2) {
+      if (b[p] === 0 && b[p + 1] === 0) {
+        items.push(utf16(b, start, (p - start) >>> 1));
+        start = p + 2;
+      }
+    }
+    if (start < end) items.push(utf16(b, start, (end - start) >>> 1));
+  } else {
+    const width = WIDTH[itemType];
+    if (width === undefined) throw new ValueError(`unknown array item type 0x${itemType.toString(16)}`);
+    for (let p = o; p + width <= o + size; p += width) items.push(fixedText(b, p, itemType, width));
+  }
+  return { kind: 'value', type: itemType | T.ARRAY, text: items.join(','), items };
+}
+
+function ansiUntilNul(b: Uint8Array, o: number, size: number): string {
+  let n = 0;
+  while (n < size && b[o + n] !== 0) n++;
+  return ansiDecoder.decode(b.subarray(o, o + n));
+}
+
+const HEX = '0123456789ABCDEF';
+const GUID_ORDER = [3, 2, 1, 0, -1, 5, 4, -1, 7, 6, -1, 8, 9, -1, 10, 11, 12, 13, 14, 15];
+
+export function guidText(b: Uint8Array, o: number): string {
+  let s = '';
+  for (const i of GUID_ORDER) {
+    if (i < 0) s += '-';
+    else s += HEX[b[o + i]! >> 4]! + HEX[b[o + i]! & 15]!;
+  }
+  return s;
+}
+
+export function sidText(b: Uint8Array, o: number, size: number): string {
+  if (size < 8) throw new ValueError(`SID of ${size} bytes`);
+  const count = b[o + 1]!;
+  let authority = 0;
+  for (let i = 2; i < 8; i++) authority = authority * 256 + b[o + i]!;
+  let s = `S-${b[o]!}-${authority}`;
+  for (let i = 0; i < count && 8 + 4 * i + 4 <= size; i++) s += `-${u32(b, o + 8 + 4 * i)}`;
+  return s;
+}
+
+/** Shortest round-trip text, with the Rust conventions: `3.0` not `3`, `1e21` not `1e+21`. */
+export function floatText(v: number, single: boolean): string {
+  if (Number.isNaN(v)) return 'NaN';
+  if (!Number.isFinite(v)) return v > 0 ? 'inf' : '-inf';
+  let s = String(v);
+  if (single) {
+    for (let p = 1; p <= 9; p++) {
+      const candidate = Number(v.toPrecision(p));
+      if (Math.fround(candidate) === v) {
+        s = String(candidate);
+        break;
+      }
+    }
+  }
+  s = s.replace('e+', 'e');
+  if (!s.includes('.') && !s.includes('e') && !s.includes('n')) s += '.0';
+  return s;
+}
