@@ -49,8 +49,6 @@ export class BinXmlParser {
     private readonly end: number,
     /** In a template definition substitution tokens become placeholders. */
     private readonly inTemplate: boolean,
-    /** Elements inside an embedded BinXML substitution carry no dependency id. */
-    private readonly embedded = false,
   ) {
     this.pos = start;
   }
@@ -186,8 +184,8 @@ export class BinXmlParser {
     const b = this.ctx.bytes;
     const start = this.pos;
     this.need(11, 'open start element');
-    // token, dependency id (u16, absent in embedded BinXML), data size (u32), then the name offset
-    const name = this.readName(this.pos + (this.embedded ? 5 : 7));
+    // token, dependency id (u16, only inside template definitions), data size (u32), name offset
+    const name = this.readName(this.pos + (this.inTemplate ? 7 : 5));
     const attrs: { name: string; value: TemplateNode[] }[] = [];
     let dynamic = false;
     if (hasAttrs) {
@@ -265,7 +263,7 @@ export class BinXmlParser {
   private parseEmbedded(start: number, size: number): XmlNode[] {
     if (size === 0) return [];
     if (this.depth > MAX_DEPTH) throw new BinXmlError('nesting too deep', start);
-    const nested = new BinXmlParser(this.ctx, start, start + size, false, true);
+    const nested = new BinXmlParser(this.ctx, start, start + size, false);
     nested.depth = this.depth + 1;
     return nested.parseDocument() as XmlNode[];
   }

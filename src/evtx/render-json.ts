@@ -9,6 +9,16 @@ import { isJsonScalarType, VALUE_TYPE as T, type XmlElement, type XmlNode, type 
 
 const MAX_TRACKED_NAMES = 64;
 
+/** The five predefined XML entities are resolved; any other reference stays as written. */
+const XML_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/** JSON.stringify, with control characters escaped as `\u001F` (upper case) the way the crate writes them. */
+export function jsonString(s: string): string {
+  const q = JSON.stringify(s);
+  if (!q.includes('\\u00')) return q;
+  return q.replace(/\\(\\|u00[0-9a-f]{2})/g, (m, g: string) => (g === '\\' ? m : `\\${g.toUpperCase().replace('U', 'u')}`));
+}
+
 export interface JsonRenderOptions {
   /** `crate` (default) writes microseconds like evtx_dump; `100ns` keeps full FILETIME precision. */
   readonly timePrecision?: 'crate' | '100ns';
@@ -80,7 +90,7 @@ class JsonWriter {
           s += `&#${n.code};`;
           break;
         case 'entityref':
-          s += `&${n.name};`;
+          s += XML_ENTITIES[n.name] ?? `&${n.name};`;
           break;
         default:
       }
@@ -94,7 +104,7 @@ class JsonWriter {
       const n = nodes[0]!;
       if (n.kind === 'value' && isJsonScalarType(n.type)) return n.text;
     }
-    return JSON.stringify(this.text(nodes));
+    return jsonString(this.text(nodes));
   }
 
   private contentSkippingElements(nodes: readonly XmlNode[]): string {
@@ -111,7 +121,7 @@ class JsonWriter {
       } else numeric = false;
     }
     if (numeric && single !== null && isJsonScalarType(single.type)) return single.text;
-    return JSON.stringify(this.text(nodes));
+    return jsonString(this.text(nodes));
   }
 
   elementValue(e: XmlElement, isContainer: boolean): string {
@@ -156,7 +166,7 @@ class JsonWriter {
         if (flatten) {
           const name = nameAttr(c);
           if (name === undefined || !hasText(name)) continue;
-          parts.push(`${JSON.stringify(this.text(name))}:${this.dataValue(c)}`);
+          parts.push(`${jsonString(this.text(name))}:${this.dataValue(c)}`);
         } else if (!positionalDone) {
           positionalDone = true;
           parts.push(`"Data":{"#text":${positional === 1 ? this.dataValue(c) : this.positionalArray(e)}}`);
