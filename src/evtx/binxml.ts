@@ -5,7 +5,7 @@
  */
 import { u16, u32, utf16 } from './bytes.js';
 import type { ChunkContext } from './chunk-context.js';
-import { instantiate, type Substitution, type TemplateDefinition } from './template.js';
+import { instantiate, type Substitution, type TemplateDefinition, type TemplateInstance } from './template.js';
 import { VALUE_TYPE as T, type XmlAttr, type XmlElement, type XmlNode } from './tree.js';
 import { decodeValue } from './values.js';
 
@@ -55,6 +55,23 @@ export class BinXmlParser {
 
   private need(n: number, what: string): void {
     if (this.pos + n > this.end) throw new BinXmlError(`truncated ${what}`, this.pos);
+  }
+
+  /**
+   * A record is almost always one fragment holding one template instance: return the
+   * definition and values without building a tree, so compiled renderers can fill them in.
+   * Anything else falls back to the full tree.
+   */
+  parseRecord(): { instance: TemplateInstance | null; nodes: XmlNode[] | null } {
+    const b = this.ctx.bytes;
+    const start = this.pos;
+    if (b[start] === 0x0f && b[start + 4] === 0x0c) {
+      this.pos += 4;
+      const instance = this.readTemplateInstance();
+      if (this.pos >= this.end || b[this.pos] === 0x00) return { instance, nodes: null };
+    }
+    this.pos = start;
+    return { instance: null, nodes: this.parseDocument() as XmlNode[] };
   }
 
   /** Parses a fragment sequence up to EOF (or the end of the window). */
@@ -220,6 +237,12 @@ export class BinXmlParser {
   }
 
   private parseTemplateInstance(out: TemplateNode[]): void {
+    const { def, substitutions } = this.readTemplateInstance();
+    const nodes = instantiate(def.nodes, substitutions);
+    for (const n of nodes) out.push(n);
+  }
+
+  private readTemplateInstance(): TemplateInstance {
     const b = this.ctx.bytes;
     this.need(10, 'template instance');
     const defOffset = u32(b, this.pos + 6);
@@ -234,9 +257,7 @@ export class BinXmlParser {
     } else {
       def = this.ctx.templateAt(defOffset);
     }
-    const substitutions = this.parseSubstitutions();
-    const nodes = instantiate(def.nodes, substitutions);
-    for (const n of nodes) out.push(n);
+    return { def, substitutions: this.parseSubstitutions() };
   }
 
   private parseSubstitutions(): Substitution[] {
@@ -260,12 +281,13 @@ export class BinXmlParser {
   }
 
   /** A substitution that is itself BinXML (a nested document, possibly with its own templates). */
-  private parseEmbedded(start: number, size: number): XmlNode[] {
+  private parseEmbedded(start: number, size: number): Substitution {
     if (size === 0) return [];
     if (this.depth > MAX_DEPTH) throw new BinXmlError('nesting too deep', start);
     const nested = new BinXmlParser(this.ctx, start, start + size, false);
     nested.depth = this.depth + 1;
-    return nested.parseDocument() as XmlNode[];
+    const { instance, nodes } = nested.parseRecord();
+    return instance ?? (nodes as XmlNode[]);
   }
 }
 

@@ -5,6 +5,8 @@ import type { TemplateDefinition } from './template.js';
 
 export const CHUNK_SIZE = 0x10000;
 
+const SELF_REFERENCE = new BinXmlError('template definition refers to itself', 0);
+
 export class ChunkContext {
   private readonly names = new Map<number, string>();
   private readonly templates = new Map<number, TemplateDefinition | BinXmlError>();
@@ -32,7 +34,7 @@ export class ChunkContext {
     }
     const b = this.bytes;
     // A definition that instantiates itself must fail, not recurse forever.
-    this.templates.set(offset, new BinXmlError(`template at ${offset} refers to itself`, offset));
+    this.templates.set(offset, SELF_REFERENCE);
     try {
       if (offset < 0 || offset + 24 > b.length) {
         throw new BinXmlError(`template offset ${offset} outside the chunk`, offset);
@@ -40,7 +42,7 @@ export class ChunkContext {
       const size = u32(b, offset + 20);
       const end = Math.min(b.length, offset + 24 + size);
       const parser = new BinXmlParser(this, offset + 24, end, true);
-      const def: TemplateDefinition = { offset, nodes: parser.parseDocument() };
+      const def: TemplateDefinition = { offset, nodes: parser.parseDocument(), compiled: new Map() };
       this.templates.set(offset, def);
       return def;
     } catch (e) {

@@ -8,6 +8,7 @@ import { BinXmlError, BinXmlParser } from './binxml.js';
 import { CHUNK_SIZE, ChunkContext } from './chunk-context.js';
 import type { Diagnostic } from './diagnostics.js';
 import { filetimeAt, type WindowsTime } from './time.js';
+import { instantiate, type TemplateInstance } from './template.js';
 import type { XmlNode } from './tree.js';
 import { ValueError } from './values.js';
 
@@ -21,8 +22,16 @@ export interface EvtxRecord {
   readonly offset: number;
   /** The record header's written time (not TimeCreated). */
   readonly written: WindowsTime | null;
-  /** Top-level nodes of the record (normally one `Event` element). */
-  readonly nodes: XmlNode[];
+  /** The record as a template and its values (the usual case), else null. */
+  readonly instance: TemplateInstance | null;
+  /** Top-level nodes when the record is not a single template instance, else null. */
+  readonly nodes: XmlNode[] | null;
+}
+
+/** The record's tree (normally one `Event` element), instantiated on demand. */
+export function recordNodes(r: EvtxRecord): XmlNode[] {
+  if (r.nodes !== null) return r.nodes;
+  return r.instance === null ? [] : instantiate(r.instance.def.nodes, r.instance.substitutions);
 }
 
 export interface ChunkResult {
@@ -106,8 +115,15 @@ export function decodeChunk(bytes: Uint8Array, options: DecodeChunkOptions): Chu
     }
     try {
       const parser = new BinXmlParser(ctx, off + 24, off + size - 4, false);
-      const nodes = parser.parseDocument() as XmlNode[];
-      records.push({ recordId, chunk: chunkIndex, offset: fileOffset + off, written: filetimeAt(bytes, off + 16), nodes });
+      const { instance, nodes } = parser.parseRecord();
+      records.push({
+        recordId,
+        chunk: chunkIndex,
+        offset: fileOffset + off,
+        written: filetimeAt(bytes, off + 16),
+        instance,
+        nodes,
+      });
     } catch (e) {
       if (!(e instanceof BinXmlError || e instanceof ValueError)) throw e;
       diag({

@@ -1,9 +1,11 @@
 /** Chunk bytes → the requested renderings of each record (the work a pool worker does). */
-import { decodeChunk } from './chunk.js';
+import { decodeChunk, recordNodes } from './chunk.js';
+import { compiledEventText, compiledJson, compiledXml } from './compiled.js';
 import type { Diagnostic } from './diagnostics.js';
-import { type EvtxEvent, toEvent } from './event.js';
+import { type EvtxEvent, eventText, finishEvent } from './event.js';
 import { renderJson } from './render-json.js';
 import { renderXml } from './render-xml.js';
+import type { XmlNode } from './tree.js';
 
 export type RecordOutput = 'event' | 'json' | 'xml';
 
@@ -39,14 +41,27 @@ export function decodeChunkTo(bytes: Uint8Array, task: DecodeTask): DecodedChunk
   const out: ParsedRecord[] = new Array(records.length);
   for (let i = 0; i < records.length; i++) {
     const r = records[i]!;
-    out[i] = {
+    const inst = r.instance;
+    let nodes: XmlNode[] | null = null;
+    const tree = (): XmlNode[] => {
+      nodes ??= recordNodes(r);
+      return nodes;
+    };
+    const rec: { -readonly [K in keyof ParsedRecord]: ParsedRecord[K] } = {
       recordId: r.recordId,
       chunk: r.chunk,
       offset: r.offset,
-      ...(wantEvent ? { event: toEvent(r.nodes, r.recordId) } : {}),
-      ...(wantJson ? { json: renderJson(r.nodes, { timePrecision: task.timePrecision }) } : {}),
-      ...(wantXml ? { xml: renderXml(r.nodes) } : {}),
     };
+    if (wantEvent) {
+      const t = inst === null ? null : compiledEventText(inst);
+      rec.event = finishEvent(t ?? eventText(tree()), r.recordId);
+    }
+    if (wantJson) {
+      const opts = { timePrecision: task.timePrecision };
+      rec.json = (inst === null ? null : compiledJson(inst, opts)) ?? renderJson(tree(), opts);
+    }
+    if (wantXml) rec.xml = (inst === null ? null : compiledXml(inst)) ?? renderXml(tree());
+    out[i] = rec;
   }
   return { chunkIndex: task.chunkIndex, records: out, diagnostics };
 }

@@ -70,7 +70,30 @@ function parseTimestamp(t: string | null): number {
   return Date.parse(t.length > 24 ? `${t.slice(0, 23)}Z` : t);
 }
 
-export function toEvent(nodes: readonly XmlNode[], headerRecordId: number): EvtxEvent {
+/** The event's fields as text, before numbers are parsed (the form compiled templates fill in). */
+export interface EventText {
+  recordId: string | null;
+  timeCreated: string | null;
+  eventId: string | null;
+  qualifiers: string | null;
+  version: string | null;
+  level: string | null;
+  task: string | null;
+  opcode: string | null;
+  keywords: string | null;
+  provider: string | null;
+  providerGuid: string | null;
+  channel: string | null;
+  computer: string | null;
+  userSid: string | null;
+  processId: string | null;
+  threadId: string | null;
+  data: Record<string, EventFieldValue>;
+  unnamedData: string[];
+  userDataName: string | null;
+}
+
+export function eventText(nodes: readonly XmlNode[]): EventText {
   const root = nodes.find((n): n is XmlElement => n.kind === 'element');
   const sys: Record<string, XmlElement> = {};
   const data: Record<string, EventFieldValue> = {};
@@ -95,35 +118,61 @@ export function toEvent(nodes: readonly XmlNode[], headerRecordId: number): Evtx
       }
     }
   }
-  const timestampText = attr(sys.TimeCreated, 'SystemTime') ?? '';
   const sysText = (name: string): string | null => {
     const e = sys[name];
     return e === undefined ? null : text(e.children);
   };
-  const eventIdEl = sys.EventID;
   return {
-    recordId: num(sysText('EventRecordID')) ?? headerRecordId,
-    timestamp: parseTimestamp(timestampText || null),
-    timestampText,
-    eventId: num(sysText('EventID')) ?? -1,
-    qualifiers: num(attr(eventIdEl, 'Qualifiers')),
-    version: num(sysText('Version')),
-    level: num(sysText('Level')),
-    task: num(sysText('Task')),
-    opcode: num(sysText('Opcode')),
+    recordId: sysText('EventRecordID'),
+    timeCreated: attr(sys.TimeCreated, 'SystemTime'),
+    eventId: sysText('EventID'),
+    qualifiers: attr(sys.EventID, 'Qualifiers'),
+    version: sysText('Version'),
+    level: sysText('Level'),
+    task: sysText('Task'),
+    opcode: sysText('Opcode'),
     keywords: sysText('Keywords'),
-    provider: attr(sys.Provider, 'Name') ?? '',
+    provider: attr(sys.Provider, 'Name'),
     providerGuid: attr(sys.Provider, 'Guid'),
-    channel: sysText('Channel') ?? '',
-    computer: sysText('Computer') ?? '',
+    channel: sysText('Channel'),
+    computer: sysText('Computer'),
     userSid: attr(sys.Security, 'UserID'),
-    processId: num(attr(sys.Execution, 'ProcessID')),
-    threadId: num(attr(sys.Execution, 'ThreadID')),
+    processId: attr(sys.Execution, 'ProcessID'),
+    threadId: attr(sys.Execution, 'ThreadID'),
     data,
     unnamedData,
     userDataName,
   };
 }
+
+export function finishEvent(t: EventText, headerRecordId: number): EvtxEvent {
+  const timestampText = t.timeCreated ?? '';
+  return {
+    recordId: num(t.recordId) ?? headerRecordId,
+    timestamp: parseTimestamp(timestampText || null),
+    timestampText,
+    eventId: num(t.eventId) ?? -1,
+    qualifiers: num(t.qualifiers),
+    version: num(t.version),
+    level: num(t.level),
+    task: num(t.task),
+    opcode: num(t.opcode),
+    keywords: t.keywords,
+    provider: t.provider ?? '',
+    providerGuid: t.providerGuid,
+    channel: t.channel ?? '',
+    computer: t.computer ?? '',
+    userSid: t.userSid,
+    processId: num(t.processId),
+    threadId: num(t.threadId),
+    data: t.data,
+    unnamedData: t.unnamedData,
+    userDataName: t.userDataName,
+  };
+}
+
+export const toEvent = (nodes: readonly XmlNode[], headerRecordId: number): EvtxEvent =>
+  finishEvent(eventText(nodes), headerRecordId);
 
 /** UserData leaves become fields named by their path below the payload (`Parent.Child`). */
 function flattenInto(e: XmlElement, prefix: string, out: Record<string, EventFieldValue>): void {

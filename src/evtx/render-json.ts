@@ -31,6 +31,11 @@ export function renderJson(nodes: readonly XmlNode[], options: JsonRenderOptions
   return `{${JSON.stringify(root.name)}:${r.elementValue(root, false)}}`;
 }
 
+/** Compiled templates render marker values; a bare-scalar position gets the raw marker opener. */
+const MARK_TEXT_CODE = 0xe000;
+const rawText = (v: XmlValue): string =>
+  v.text.charCodeAt(0) === MARK_TEXT_CODE ? `\uE002${v.text.slice(1)}` : v.text;
+
 function isEmptyValue(v: XmlValue): boolean {
   return v.type === T.NULL || v.text.length === 0;
 }
@@ -68,7 +73,7 @@ class JsonWriter {
   constructor(private readonly fullPrecision: boolean) {}
 
   private valueText(v: XmlValue): string {
-    if (this.fullPrecision) return v.text;
+    if (this.fullPrecision || v.text.charCodeAt(0) === MARK_TEXT_CODE) return v.text;
     const base = v.type & 0x7f;
     if (base !== T.FILETIME && base !== T.SYSTEMTIME) return v.text;
     if (v.items === null) return v.text.length > 0 ? toMicrosecondText(v.text) : v.text;
@@ -102,7 +107,7 @@ class JsonWriter {
   private content(nodes: readonly XmlNode[]): string {
     if (nodes.length === 1) {
       const n = nodes[0]!;
-      if (n.kind === 'value' && isJsonScalarType(n.type)) return n.text;
+      if (n.kind === 'value' && isJsonScalarType(n.type)) return rawText(n);
     }
     return jsonString(this.text(nodes));
   }
@@ -120,7 +125,7 @@ class JsonWriter {
         single = n;
       } else numeric = false;
     }
-    if (numeric && single !== null && isJsonScalarType(single.type)) return single.text;
+    if (numeric && single !== null && isJsonScalarType(single.type)) return rawText(single);
     return jsonString(this.text(nodes));
   }
 

@@ -2,8 +2,13 @@
 import type { XmlElement, XmlNode } from './tree.js';
 
 const XML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
-const escapeText = (s: string): string => s.replace(/[&<>]/g, (c) => XML_ESCAPES[c]!);
-const escapeAttr = (s: string): string => s.replace(/[&<>"]/g, (c) => XML_ESCAPES[c]!);
+export const escapeXmlText = (s: string): string => (/[&<>]/.test(s) ? s.replace(/[&<>]/g, (c) => XML_ESCAPES[c]!) : s);
+export const escapeXmlAttr = (s: string): string =>
+  /[&<>"]/.test(s) ? s.replace(/[&<>"]/g, (c) => XML_ESCAPES[c]!) : s;
+const escapeText = escapeXmlText;
+const escapeAttr = escapeXmlAttr;
+/** Compiled templates mark attribute positions so their values get attribute escaping. */
+const markAttr = (s: string): string => (s.charCodeAt(0) === 0xe000 ? `\uE003${s.slice(1)}` : escapeAttr(s));
 
 export function renderXml(nodes: readonly XmlNode[], options: { declaration?: boolean } = {}): string {
   let out = options.declaration === false ? '' : '<?xml version="1.0" encoding="utf-8"?>\n';
@@ -19,7 +24,7 @@ function inlineText(nodes: readonly XmlNode[], inAttr: boolean): string {
         s += inAttr ? escapeAttr(n.text) : escapeText(n.text);
         break;
       case 'value':
-        s += inAttr ? escapeAttr(n.text) : escapeText(n.text);
+        s += inAttr ? markAttr(n.text) : escapeText(n.text);
         break;
       case 'cdata':
         s += inAttr ? escapeAttr(n.text) : `<![CDATA[${n.text.replaceAll(']]>', ']]]]><![CDATA[>')}]]>`;

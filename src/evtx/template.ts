@@ -6,10 +6,22 @@ import { nullValue } from './values.js';
 export interface TemplateDefinition {
   readonly offset: number;
   readonly nodes: TemplateNode[];
+  /** Renderers compiled per value shape (see compiled.ts), filled lazily. */
+  readonly compiled: Map<string, unknown>;
 }
 
-/** A decoded substitution: a typed value, or the nodes of an embedded BinXML document. */
-export type Substitution = XmlValue | XmlNode[];
+export interface TemplateInstance {
+  readonly def: TemplateDefinition;
+  readonly substitutions: Substitution[];
+}
+
+/**
+ * A decoded substitution: a typed value, an embedded BinXML document that is one template
+ * instance (the usual EventData case), or the nodes of any other embedded document.
+ */
+export type Substitution = XmlValue | TemplateInstance | XmlNode[];
+
+export const isInstance = (v: Substitution): v is TemplateInstance => !Array.isArray(v) && 'def' in v;
 
 export function instantiate(nodes: readonly TemplateNode[], subs: readonly Substitution[]): XmlNode[] {
   const out: XmlNode[] = [];
@@ -22,6 +34,8 @@ function place(n: TemplateNode, subs: readonly Substitution[], out: XmlNode[]): 
     const v = substitute(n, subs);
     if (Array.isArray(v)) {
       for (const x of v) out.push(x);
+    } else if (isInstance(v)) {
+      for (const x of instantiate(v.def.nodes, v.substitutions)) out.push(x);
     } else out.push(v);
     return;
   }
@@ -34,7 +48,7 @@ function place(n: TemplateNode, subs: readonly Substitution[], out: XmlNode[]): 
     const only = e.children.length === 1 ? e.children[0] : undefined;
     if (only?.kind === 'subst') {
       const v = substitute(only, subs);
-      if (!Array.isArray(v) && v.items !== null && v.items.length > 0) {
+      if (!Array.isArray(v) && !isInstance(v) && v.items !== null && v.items.length > 0) {
         expandArray(e, v, subs, out);
         return;
       }
