@@ -127,8 +127,9 @@ const jsonEscape =
     if (kind === 1) return v.text;
     const base = v.type;
     const text = !full && (base === T.FILETIME || base === T.SYSTEMTIME) ? toMicrosecondText(v.text) : v.text;
-    return jsonString(text).slice(1, -1);
+    return NEEDS_JSON_ESCAPE.test(text) ? jsonString(text).slice(1, -1) : text;
   };
+const NEEDS_JSON_ESCAPE = /["\\\u0000-\u001f]/;
 const JSON_CRATE = jsonEscape(false);
 const JSON_FULL = jsonEscape(true);
 const XML_ESCAPE: Escape = (v, kind) => (kind === 2 ? escapeXmlAttr(v.text) : escapeXmlText(v.text));

@@ -12,8 +12,11 @@ const MAX_TRACKED_NAMES = 64;
 /** The five predefined XML entities are resolved; any other reference stays as written. */
 const XML_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
+const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
+
 /** JSON.stringify, with control characters escaped as `\u001F` (upper case) the way the crate writes them. */
 export function jsonString(s: string): string {
+  if (!NEEDS_ESCAPE.test(s)) return `"${s}"`;
   const q = JSON.stringify(s);
   if (!q.includes('\\u00')) return q;
   return q.replace(/\\(\\|u00[0-9a-f]{2})/g, (m, g: string) => (g === '\\' ? m : `\\${g.toUpperCase().replace('U', 'u')}`));
