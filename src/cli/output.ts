@@ -1,0 +1,21 @@
+/** Writing to stdout with back-pressure, so huge outputs never pile up in memory. */
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+
+export class Output {
+  private buffered = '';
+
+  constructor(private readonly stream: Writable = process.stdout) {}
+
+  async write(s: string): Promise<void> {
+    this.buffered += s;
+    if (this.buffered.length >= 1 << 16) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.buffered.length === 0) return;
+    const ok = this.stream.write(this.buffered);
+    this.buffered = '';
+    if (!ok) await once(this.stream, 'drain');
+  }
+}

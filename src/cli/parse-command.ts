@@ -1,0 +1,91 @@
+/** `tae parse <file…>`: decode EVTX files and print their records as JSONL, JSON or XML, or a summary. */
+import { basename } from 'node:path';
+import type { Command } from 'commander';
+import { Option } from 'commander';
+import type { EvtxEvent, ParsedRecord, RecordOutput } from '../evtx/index.js';
+import { parseEvtx } from '../parse/index.js';
+import { Output } from './output.js';
+import { renderSummary, Summary } from './summary.js';
+
+type Format = 'jsonl' | 'json' | 'xml';
+
+interface ParseFlags {
+  format: Format;
+  threads: string;
+  summary?: boolean;
+  quiet?: boolean;
+  precision: 'crate' | '100ns';
+  validateChecksums?: boolean;
+}
+
+export function parseCommand(program: Command, setExit: (code: number) => void): void {
+  program
+    .command('parse')
+    .description('decode EVTX files and print every record')
+    .argument('<files...>', 'EVTX files')
+    .addOption(new Option('-f, --format <format>', 'record format').choices(['jsonl', 'json', 'xml']).default('jsonl'))
+    .option('-t, --threads <n>', 'worker threads (0 decodes on the main thread)', '0')
+    .option('--summary', 'print a summary instead of the records')
+    .addOption(
+      new Option('--precision <p>', 'JSON timestamps: crate (µs, like evtx_dump) or 100ns')
+        .choices(['crate', '100ns'])
+        .default('crate'),
+    )
+    .option('--validate-checksums', 'skip chunks whose checksums fail')
+    .option('-q, --quiet', 'do not print diagnostics to stderr')
+    .action(async (files: string[], flags: ParseFlags) => {
+      setExit(await runParse(files, flags));
+    });
+}
+
+async function runParse(files: string[], flags: ParseFlags): Promise<number> {
+  const threads = Number(flags.threads);
+  const out = new Output();
+  const outputs: RecordOutput[] = flags.summary ? ['event'] : [flags.format === 'xml' ? 'xml' : 'json'];
+  const summary = new Summary();
+  let first = true;
+  if (!flags.summary && flags.format === 'json') await out.write('[');
+  if (!flags.summary && flags.format === 'xml') await out.write('<?xml version="1.0" encoding="utf-8"?>\n<Events>\n');
+  for (const file of files) {
+    const parse = parseEvtx(file, {
+      threads,
+      outputs,
+      timePrecision: flags.precision,
+      validateChecksums: flags.validateChecksums === true,
+      label: basename(file),
+    });
+    for await (const chunk of parse.chunks()) {
+      for (const r of chunk.records) {
+        if (flags.summary) summary.add(r.event as EvtxEvent);
+        else {
+          await out.write(formatRecord(r, flags.format, first));
+          first = false;
+        }
+      }
+    }
+    summary.addFile(file, parse.stats, parse.diagnostics);
+    if (!flags.quiet) {
+      for (const d of parse.diagnostics) {
+        process.stderr.write(`${d.file ?? file}: ${d.severity} ${d.code} chunk ${d.chunk} offset ${d.offset}: ${d.message}\n`);
+      }
+    }
+  }
+  if (!flags.summary && flags.format === 'json') await out.write(first ? ']\n' : '\n]\n');
+  if (!flags.summary && flags.format === 'xml') await out.write('</Events>\n');
+  if (flags.summary) await out.write(renderSummary(summary));
+  await out.flush();
+  return 0;
+}
+
+function formatRecord(r: ParsedRecord, format: Format, first: boolean): string {
+  switch (format) {
+    case 'jsonl':
+      return `${r.json}\n`;
+    case 'json':
+      return `${first ? '\n' : ',\n'}${r.json}`;
+    case 'xml':
+      return r.xml!.replace(/^<\?xml[^>]*>\n/, '');
+    default:
+      return format satisfies never;
+  }
+}

@@ -1,0 +1,30 @@
+/** Locating the shared corpus (`../shared/corpus` beside the repository, or TAE_CORPUS). */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+
+export const CORPUS = resolve(process.env.TAE_CORPUS ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'corpus'));
+export const EVTX_DIR = join(CORPUS, 'evtx');
+export const hasCorpus = existsSync(join(EVTX_DIR, 'expected-evtx-dump', 'INDEX.tsv'));
+export const SKIP_NO_CORPUS = hasCorpus ? false : `corpus not found at ${CORPUS}`;
+
+export interface CorpusFile {
+  readonly rel: string;
+  readonly path: string;
+  readonly records: number;
+  readonly recordErrors: number;
+}
+
+export function corpusIndex(): CorpusFile[] {
+  const lines = readFileSync(join(EVTX_DIR, 'expected-evtx-dump', 'INDEX.tsv'), 'utf8').trim().split('\n').slice(1);
+  return lines.map((l) => {
+    const [rel, records, errors] = l.split('\t') as [string, string, string];
+    return { rel, path: join(EVTX_DIR, rel), records: Number(records), recordErrors: Number(errors) };
+  });
+}
+
+/** evtx_dump's JSONL output for a corpus file, one string per record. */
+export function expectedJsonl(rel: string): string[] {
+  const gz = readFileSync(join(EVTX_DIR, 'expected-evtx-dump', `${rel}.jsonl.gz`));
+  return gunzipSync(gz).toString('utf8').split('\n').filter(Boolean);
+}
