@@ -12,7 +12,14 @@ const ALLOWED: Record<string, readonly string[]> = {
   '.': ['errors', 'evtx', 'parse', 'cli'],
 };
 /** Node built-ins a pure module must not touch (node:crypto's randomBytes and zlib's crc32 are pure). */
-const IO_MODULES = ['node:fs', 'node:fs/promises', 'node:net', 'node:http', 'node:child_process', 'node:worker_threads'];
+const IO_MODULES = [
+  'node:fs',
+  'node:fs/promises',
+  'node:net',
+  'node:http',
+  'node:child_process',
+  'node:worker_threads',
+];
 const PURE = new Set(['evtx', 'errors']);
 
 function sources(dir: string): string[] {
@@ -41,7 +48,8 @@ test('src folders import only the folders their layer allows, and only through i
       const to = folderOf(target);
       if (to === from) continue;
       if (!(ALLOWED[from] ?? []).includes(to)) problems.push(`${file}: ${from} must not import ${to}`);
-      if (to !== '.' && !target.endsWith(`${sep}index.js`)) problems.push(`${file}: import ${to} through its index.ts`);
+      if (to !== '.' && !target.endsWith(`${sep}index.js`))
+        problems.push(`${file}: import ${to} through its index.ts`);
     }
   }
   assert.deepEqual(problems, []);
@@ -58,6 +66,7 @@ test('no source file exceeds 400 lines without a stated reason at its top', () =
   for (const file of sources('src')) {
     const text = readFileSync(file, 'utf8');
     const lines = text.split('\n').length;
-    if (lines > 400) assert.match(text.slice(0, 600), /over 400 lines because/i, `${file} has ${lines} lines`);
+    if (lines > 400)
+      assert.match(text.slice(0, 600), /over 400 lines because/i, `${file} has ${lines} lines`);
   }
 });

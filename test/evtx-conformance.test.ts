@@ -39,7 +39,9 @@ const KNOWN: readonly KnownDifference[] = [
 
 const recordIdOf = (json: string): number => Number(/"EventRecordID":"?(\d+)/.exec(json)?.[1] ?? -1);
 
-test('every corpus record decodes to JSON byte-identical to evtx_dump, except the listed differences', { skip: SKIP_NO_CORPUS }, async () => {
+test('every corpus record decodes to JSON byte-identical to evtx_dump, except the listed differences', {
+  skip: SKIP_NO_CORPUS,
+}, async () => {
   let expectedTotal = 0;
   let equal = 0;
   const unexplained: string[] = [];
@@ -60,7 +62,8 @@ test('every corpus record decodes to JSON byte-identical to evtx_dump, except th
       const id = recordIdOf(line);
       const known = KNOWN.find((k) => k.file === f.rel && k.eventRecordId === id);
       const mine = [...ours].find(([j, c]) => c > 0 && recordIdOf(j) === id)?.[0];
-      if (known !== undefined && line.includes(known.crate) && mine?.includes(known.ours)) seenKnown.add(known);
+      if (known !== undefined && line.includes(known.crate) && mine?.includes(known.ours))
+        seenKnown.add(known);
       else unexplained.push(`${f.rel} EventRecordID ${id}`);
     }
   }

@@ -38,12 +38,15 @@ for (const [file, ok, failed] of CRATE_COUNTS) {
   });
 }
 
-test('every corpus file yields exactly as many records as evtx_dump, with a diagnostic for each it fails on', { skip: SKIP_NO_CORPUS }, async () => {
+test('every corpus file yields exactly as many records as evtx_dump, with a diagnostic for each it fails on', {
+  skip: SKIP_NO_CORPUS,
+}, async () => {
   const mismatched: string[] = [];
   for (const f of corpusIndex()) {
     const c = await counts(f.path);
     if (c.records !== f.records) mismatched.push(`${f.rel}: ${c.records} records, evtx_dump ${f.records}`);
-    if (f.recordErrors > 0 && c.diagnostics.length === 0) mismatched.push(`${f.rel}: no diagnostic for ${f.recordErrors} bad records`);
+    if (f.recordErrors > 0 && c.diagnostics.length === 0)
+      mismatched.push(`${f.rel}: no diagnostic for ${f.recordErrors} bad records`);
   }
   assert.deepEqual(mismatched, []);
 });

@@ -23,7 +23,9 @@ export function parseCommand(program: Command, setExit: (code: number) => void):
     .command('parse')
     .description('decode EVTX files and print every record')
     .argument('<files...>', 'EVTX files')
-    .addOption(new Option('-f, --format <format>', 'record format').choices(['jsonl', 'json', 'xml']).default('jsonl'))
+    .addOption(
+      new Option('-f, --format <format>', 'record format').choices(['jsonl', 'json', 'xml']).default('jsonl'),
+    )
     .option('-t, --threads <n>', 'worker threads (0 decodes on the main thread)', '0')
     .option('--summary', 'print a summary instead of the records')
     .addOption(
@@ -45,7 +47,8 @@ async function runParse(files: string[], flags: ParseFlags): Promise<number> {
   const summary = new Summary();
   let first = true;
   if (!flags.summary && flags.format === 'json') await out.write('[');
-  if (!flags.summary && flags.format === 'xml') await out.write('<?xml version="1.0" encoding="utf-8"?>\n<Events>\n');
+  if (!flags.summary && flags.format === 'xml')
+    await out.write('<?xml version="1.0" encoding="utf-8"?>\n<Events>\n');
   for (const file of files) {
     const parse = parseEvtx(file, {
       threads,
@@ -66,7 +69,9 @@ async function runParse(files: string[], flags: ParseFlags): Promise<number> {
     summary.addFile(file, parse.stats, parse.diagnostics);
     if (!flags.quiet) {
       for (const d of parse.diagnostics) {
-        process.stderr.write(`${d.file ?? file}: ${d.severity} ${d.code} chunk ${d.chunk} offset ${d.offset}: ${d.message}\n`);
+        process.stderr.write(
+          `${d.file ?? file}: ${d.severity} ${d.code} chunk ${d.chunk} offset ${d.offset}: ${d.message}\n`,
+        );
       }
     }
   }

@@ -23,17 +23,26 @@ export class Summary {
 
   addFile(file: string, stats: ParseStats, diagnostics: readonly Diagnostic[]): void {
     const errors = diagnostics.filter((d) => d.severity === 'error').length;
-    this.files.push({ file, records: stats.records, chunks: stats.chunks, errors, warnings: diagnostics.length - errors });
+    this.files.push({
+      file,
+      records: stats.records,
+      chunks: stats.chunks,
+      errors,
+      warnings: diagnostics.length - errors,
+    });
   }
 }
 
-const top = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, n);
+const top = (m: Map<string, number>, n: number) =>
+  [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, n);
 const iso = (ms: number) => (Number.isFinite(ms) ? new Date(ms).toISOString() : '-');
 
 export function renderSummary(s: Summary): string {
   const lines: string[] = [];
   for (const f of s.files) {
-    lines.push(`${f.file}: ${f.records} records in ${f.chunks} chunks, ${f.errors} errors, ${f.warnings} warnings`);
+    lines.push(
+      `${f.file}: ${f.records} records in ${f.chunks} chunks, ${f.errors} errors, ${f.warnings} warnings`,
+    );
   }
   lines.push(`records: ${s.records}`);
   lines.push(`time range: ${iso(s.first)} .. ${iso(s.last)}`);

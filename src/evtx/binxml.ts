@@ -5,7 +5,12 @@
  */
 import { u16, u32, utf16 } from './bytes.js';
 import type { ChunkContext } from './chunk-context.js';
-import { instantiate, type Substitution, type TemplateDefinition, type TemplateInstance } from './template.js';
+import {
+  instantiate,
+  type Substitution,
+  type TemplateDefinition,
+  type TemplateInstance,
+} from './template.js';
 import { VALUE_TYPE as T, type XmlAttr, type XmlElement, type XmlNode } from './tree.js';
 import { decodeValue } from './values.js';
 
@@ -176,7 +181,12 @@ export class BinXmlParser {
       case 0x0e: {
         this.need(4, 'substitution');
         if (!this.inTemplate) throw new BinXmlError('substitution outside a template', this.pos);
-        out.push({ kind: 'subst', id: u16(b, this.pos + 1), type: b[this.pos + 3]!, optional: token === 0x0e });
+        out.push({
+          kind: 'subst',
+          id: u16(b, this.pos + 1),
+          type: b[this.pos + 3]!,
+          optional: token === 0x0e,
+        });
         this.pos += 4;
         return;
       }
@@ -216,7 +226,8 @@ export class BinXmlParser {
         this.need(5, 'attribute');
         const attrName = this.readName(this.pos + 1);
         const value: TemplateNode[] = [];
-        while (this.pos < this.end && isAttributeValueToken(b[this.pos]!)) this.parseTextLike(b[this.pos]!, value);
+        while (this.pos < this.end && isAttributeValueToken(b[this.pos]!))
+          this.parseTextLike(b[this.pos]!, value);
         if (value.some(isDynamic)) dynamic = true;
         attrs.push({ name: attrName, value });
       }
@@ -230,7 +241,10 @@ export class BinXmlParser {
     } else if (close === 0x03) {
       this.pos++;
     } else {
-      throw new BinXmlError(`expected close start element, found 0x${close.toString(16)} (element at ${start})`, this.pos);
+      throw new BinXmlError(
+        `expected close start element, found 0x${close.toString(16)} (element at ${start})`,
+        this.pos,
+      );
     }
     if (!dynamic) dynamic = children.some(isDynamic);
     return { kind: 'element', name, attrs, children, dynamic };
@@ -265,15 +279,18 @@ export class BinXmlParser {
     this.need(4, 'substitution count');
     const count = u32(b, this.pos);
     this.pos += 4;
-    if (count * 4 > this.end - this.pos) throw new BinXmlError(`substitution count ${count} too large`, this.pos - 4);
+    if (count * 4 > this.end - this.pos)
+      throw new BinXmlError(`substitution count ${count} too large`, this.pos - 4);
     let valuePos = this.pos + count * 4;
     const values: Substitution[] = new Array(count);
     for (let i = 0; i < count; i++) {
       const d = this.pos + i * 4;
       const size = u16(b, d);
       const type = b[d + 2]!;
-      if (valuePos + size > this.end) throw new BinXmlError(`substitution ${i} overruns its record`, valuePos);
-      values[i] = type === T.BINXML ? this.parseEmbedded(valuePos, size) : decodeValue(b, valuePos, size, type);
+      if (valuePos + size > this.end)
+        throw new BinXmlError(`substitution ${i} overruns its record`, valuePos);
+      values[i] =
+        type === T.BINXML ? this.parseEmbedded(valuePos, size) : decodeValue(b, valuePos, size, type);
       valuePos += size;
     }
     this.pos = valuePos;
@@ -292,7 +309,16 @@ export class BinXmlParser {
 }
 
 function isAttributeValueToken(t: number): boolean {
-  return t === 0x05 || t === 0x45 || t === 0x0d || t === 0x0e || t === 0x08 || t === 0x48 || t === 0x09 || t === 0x49;
+  return (
+    t === 0x05 ||
+    t === 0x45 ||
+    t === 0x0d ||
+    t === 0x0e ||
+    t === 0x08 ||
+    t === 0x48 ||
+    t === 0x09 ||
+    t === 0x49
+  );
 }
 
 export function isDynamic(n: TemplateNode): boolean {

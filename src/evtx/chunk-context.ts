@@ -1,6 +1,7 @@
 /** Per-chunk caches: names and template definitions are resolved by their offset in the chunk. */
-import { u16, u32, utf16 } from './bytes.js';
+
 import { BinXmlError, BinXmlParser } from './binxml.js';
+import { u16, u32, utf16 } from './bytes.js';
 import type { TemplateDefinition } from './template.js';
 
 export const CHUNK_SIZE = 0x10000;
@@ -17,9 +18,11 @@ export class ChunkContext {
     const cached = this.names.get(offset);
     if (cached !== undefined) return cached;
     const b = this.bytes;
-    if (offset < 0 || offset + 8 > b.length) throw new BinXmlError(`name offset ${offset} outside the chunk`, offset);
+    if (offset < 0 || offset + 8 > b.length)
+      throw new BinXmlError(`name offset ${offset} outside the chunk`, offset);
     const units = u16(b, offset + 6);
-    if (offset + 8 + units * 2 > b.length) throw new BinXmlError(`name at ${offset} overruns the chunk`, offset);
+    if (offset + 8 + units * 2 > b.length)
+      throw new BinXmlError(`name at ${offset} overruns the chunk`, offset);
     const name = utf16(b, offset + 8, units);
     this.names.set(offset, name);
     return name;

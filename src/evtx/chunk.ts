@@ -2,13 +2,14 @@
  * One 64 KiB chunk: header, checksums and its records. Chunks are self-contained (their
  * own name and template caches), which makes them the unit of parallel work.
  */
-import { zlib_crc32 } from './crc32.js';
-import { u32 } from './bytes.js';
+
 import { BinXmlError, BinXmlParser } from './binxml.js';
+import { u32 } from './bytes.js';
 import { CHUNK_SIZE, ChunkContext } from './chunk-context.js';
+import { zlib_crc32 } from './crc32.js';
 import type { Diagnostic } from './diagnostics.js';
-import { filetimeAt, type WindowsTime } from './time.js';
 import { instantiate, type TemplateInstance } from './template.js';
+import { filetimeAt, type WindowsTime } from './time.js';
 import type { XmlNode } from './tree.js';
 import { ValueError } from './values.js';
 
@@ -110,7 +111,12 @@ export function decodeChunk(bytes: Uint8Array, options: DecodeChunkOptions): Chu
     const size = u32(bytes, off + 4);
     const recordId = u32(bytes, off + 8) + u32(bytes, off + 12) * 0x100000000;
     if (size < 28 || off + size > ctx.bytes.length) {
-      diag({ code: 'record.bad_size', message: `record size ${size} is invalid`, offset: fileOffset + off, recordId });
+      diag({
+        code: 'record.bad_size',
+        message: `record size ${size} is invalid`,
+        offset: fileOffset + off,
+        recordId,
+      });
       break;
     }
     try {

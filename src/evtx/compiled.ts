@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type EventText, eventText } from './event.js';
-import { jsonString, type JsonRenderOptions, renderJson } from './render-json.js';
+import { type JsonRenderOptions, jsonString, renderJson } from './render-json.js';
 import { escapeXmlAttr, escapeXmlText, renderXml } from './render-xml.js';
 import { instantiate, isInstance, type Substitution, type TemplateInstance } from './template.js';
 import { toMicrosecondText } from './time.js';
@@ -113,10 +113,10 @@ function split(rendered: string): Pieces {
 
 type Escape = (v: XmlValue, kind: SlotKind) => string;
 
-function fill(p: Pieces, values: readonly XmlValue[], escape: Escape): string {
+function fill(p: Pieces, values: readonly XmlValue[], escapeSlot: Escape): string {
   let s = p.statics[0]!;
   for (let i = 0; i < p.ids.length; i++) {
-    s += escape(values[p.ids[i]!]!, p.kinds[i]!) + p.statics[i + 1]!;
+    s += escapeSlot(values[p.ids[i]!]!, p.kinds[i]!) + p.statics[i + 1]!;
   }
   return s;
 }
@@ -162,7 +162,7 @@ const recipeOf = (s: string | null): TextRecipe => {
   return split(s);
 };
 
-function compileEvent(inst: TemplateInstance, shape: string): EventRecipe | null {
+function compileEvent(inst: TemplateInstance): EventRecipe | null {
   const t = eventText(markerNodes(inst));
   const fields: [keyof EventText, TextRecipe][] = [];
   for (const k of Object.keys(t) as (keyof EventText)[]) {
@@ -185,7 +185,7 @@ export function compiledEventText(inst: TemplateInstance): EventText | null {
   const shape = shapeOf(inst.substitutions);
   if (shape === null) return null;
   const c = compiledFor(inst, shape);
-  if (c.event === undefined) c.event = compileEvent(inst, shape);
+  if (c.event === undefined) c.event = compileEvent(inst);
   const r = c.event;
   if (r === null) return null;
   const subs = leaves(inst.substitutions);

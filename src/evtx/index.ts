@@ -3,9 +3,16 @@
  * crate: file header → chunk (string and template caches) → record → BinXML tokens →
  * template expansion → one tree → renderers (crate-shaped JSON, XML, flat events).
  */
-export { CHUNK_SIZE } from './chunk-context.js';
+
 export { type ChunkResult, decodeChunk, type EvtxRecord, isChunkMagic } from './chunk.js';
-export { type DecodedChunk, type DecodeTask, decodeChunkTo, type ParsedRecord, type RecordOutput } from './decode.js';
+export { CHUNK_SIZE } from './chunk-context.js';
+export {
+  type DecodedChunk,
+  type DecodeTask,
+  decodeChunkTo,
+  type ParsedRecord,
+  type RecordOutput,
+} from './decode.js';
 export type { Diagnostic, DiagnosticCode } from './diagnostics.js';
 export { type EventFieldValue, type EvtxEvent, toEvent } from './event.js';
 export { type EvtxFileHeader, FILE_HEADER_SIZE, parseFileHeader } from './file-header.js';

@@ -19,7 +19,9 @@ export function jsonString(s: string): string {
   if (!NEEDS_ESCAPE.test(s)) return `"${s}"`;
   const q = JSON.stringify(s);
   if (!q.includes('\\u00')) return q;
-  return q.replace(/\\(\\|u00[0-9a-f]{2})/g, (m, g: string) => (g === '\\' ? m : `\\${g.toUpperCase().replace('U', 'u')}`));
+  return q.replace(/\\(\\|u00[0-9a-f]{2})/g, (m, g: string) =>
+    g === '\\' ? m : `\\${g.toUpperCase().replace('U', 'u')}`,
+  );
 }
 
 export interface JsonRenderOptions {
@@ -187,7 +189,9 @@ class JsonWriter {
         if (seen > 0) key = `${c.name}_${seen}`;
         counts.set(c.name, seen + 1);
       } else if (counts.size < MAX_TRACKED_NAMES) counts.set(c.name, 1);
-      parts.push(`${JSON.stringify(key)}:${this.elementValue(c, c.name === 'EventData' || c.name === 'UserData')}`);
+      parts.push(
+        `${JSON.stringify(key)}:${this.elementValue(c, c.name === 'EventData' || c.name === 'UserData')}`,
+      );
     }
     return `{${parts.join(',')}}`;
   }

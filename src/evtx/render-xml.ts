@@ -1,8 +1,14 @@
 /** XML text of a record, indented by two spaces; timestamps keep their 100 ns precision. */
 import type { XmlElement, XmlNode } from './tree.js';
 
-const XML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
-export const escapeXmlText = (s: string): string => (/[&<>]/.test(s) ? s.replace(/[&<>]/g, (c) => XML_ESCAPES[c]!) : s);
+const XML_ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+};
+export const escapeXmlText = (s: string): string =>
+  /[&<>]/.test(s) ? s.replace(/[&<>]/g, (c) => XML_ESCAPES[c]!) : s;
 export const escapeXmlAttr = (s: string): string =>
   /[&<>"]/.test(s) ? s.replace(/[&<>"]/g, (c) => XML_ESCAPES[c]!) : s;
 const escapeText = escapeXmlText;
@@ -59,7 +65,8 @@ function renderElement(e: XmlElement, indent: string): string {
   let open = `${indent}<${e.name}`;
   for (const a of e.attrs) {
     const v = inlineText(a.value, true);
-    if (v.length > 0 || a.value.length === 0 || a.value.some((x) => x.kind === 'text')) open += ` ${a.name}="${v}"`;
+    if (v.length > 0 || a.value.length === 0 || a.value.some((x) => x.kind === 'text'))
+      open += ` ${a.name}="${v}"`;
   }
   const elementChildren = e.children.some((c) => c.kind === 'element');
   if (!elementChildren) {

@@ -71,7 +71,12 @@ function expandArray(e: TemplateElement, v: XmlValue, subs: readonly Substitutio
   const itemType = v.type & 0x7f;
   for (const item of v.items!) {
     const attrs: XmlAttr[] = e.attrs.map((a) => ({ name: a.name, value: instantiate(a.value, subs) }));
-    out.push({ kind: 'element', name: e.name, attrs, children: [{ kind: 'value', type: itemType, text: item, items: null }] });
+    out.push({
+      kind: 'element',
+      name: e.name,
+      attrs,
+      children: [{ kind: 'value', type: itemType, text: item, items: null }],
+    });
   }
 }
 

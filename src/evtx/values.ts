@@ -55,7 +55,8 @@ export function decodeValue(b: Uint8Array, o: number, size: number, type: number
     default: {
       const width = WIDTH[type];
       if (width === undefined) throw new ValueError(`unknown value type 0x${type.toString(16)}`);
-      if (size < width) throw new ValueError(`value of type 0x${type.toString(16)} needs ${width} bytes, has ${size}`);
+      if (size < width)
+        throw new ValueError(`value of type 0x${type.toString(16)} needs ${width} bytes, has ${size}`);
       return scalar(type, fixedText(b, o, type, size));
     }
   }

@@ -1,7 +1,13 @@
 /** Opening a source and walking every 64 KiB chunk to the end of the input. */
 import { open } from 'node:fs/promises';
 import { TaeError } from '../errors/index.js';
-import { CHUNK_SIZE, type Diagnostic, type EvtxFileHeader, FILE_HEADER_SIZE, parseFileHeader } from '../evtx/index.js';
+import {
+  CHUNK_SIZE,
+  type Diagnostic,
+  type EvtxFileHeader,
+  FILE_HEADER_SIZE,
+  parseFileHeader,
+} from '../evtx/index.js';
 
 export type EvtxSource = string | Uint8Array;
 
@@ -33,9 +39,13 @@ export async function walkChunks(source: EvtxSource): Promise<ChunkWalk> {
   try {
     fh = await open(source, 'r');
   } catch (e) {
-    throw new TaeError('INPUT_UNREADABLE', `cannot open ${source}: ${(e as NodeJS.ErrnoException).code ?? e}`, {
-      cause: e,
-    });
+    throw new TaeError(
+      'INPUT_UNREADABLE',
+      `cannot open ${source}: ${(e as NodeJS.ErrnoException).code ?? e}`,
+      {
+        cause: e,
+      },
+    );
   }
   try {
     const head = Buffer.alloc(FILE_HEADER_SIZE + 8);
@@ -55,7 +65,11 @@ async function* bufferChunks(b: Uint8Array): AsyncGenerator<RawChunk> {
   let index = 0;
   for (let off = FILE_HEADER_SIZE; off < b.length; off += CHUNK_SIZE, index++) {
     // Uint8Array's slice copies (Buffer's would share memory), so the chunk can be transferred.
-    yield { index, fileOffset: off, bytes: Uint8Array.prototype.slice.call(b, off, Math.min(b.length, off + CHUNK_SIZE)) };
+    yield {
+      index,
+      fileOffset: off,
+      bytes: Uint8Array.prototype.slice.call(b, off, Math.min(b.length, off + CHUNK_SIZE)),
+    };
   }
 }
 

@@ -1,4 +1,10 @@
 /** The I/O rim of EVTX decoding: reading sources chunk by chunk and the worker pool. */
 export { type ChunkWalk, type EvtxSource, type RawChunk, walkChunks } from './chunks.js';
+export {
+  defaultThreads,
+  EvtxParse,
+  type ParseEvtxOptions,
+  type ParseStats,
+  parseEvtx,
+} from './parse-evtx.js';
 export { DecodePool, orderedDecode } from './pool.js';
-export { defaultThreads, EvtxParse, type ParseEvtxOptions, type ParseStats, parseEvtx } from './parse-evtx.js';

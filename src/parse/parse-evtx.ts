@@ -1,7 +1,14 @@
 /** `parseEvtx`: the streaming public entry point over a file path or a Buffer, inline or pooled. */
 import { availableParallelism } from 'node:os';
 import { invalidOption, TaeError } from '../errors/index.js';
-import type { DecodedChunk, DecodeTask, Diagnostic, EvtxFileHeader, ParsedRecord, RecordOutput } from '../evtx/index.js';
+import type {
+  DecodedChunk,
+  DecodeTask,
+  Diagnostic,
+  EvtxFileHeader,
+  ParsedRecord,
+  RecordOutput,
+} from '../evtx/index.js';
 import { type EvtxSource, walkChunks } from './chunks.js';
 import { decodeSafely } from './decode-worker.js';
 import { DecodePool, orderedDecode } from './pool.js';

@@ -8,7 +8,10 @@ import type { RawChunk } from './chunks.js';
 import type { DecodeWorkerTask } from './decode-worker.js';
 
 /** Under tsx the sources run as .ts; the built package runs the compiled .js next to this file. */
-const workerUrl = new URL(`./decode-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+const workerUrl = new URL(
+  `./decode-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`,
+  import.meta.url,
+);
 
 export class DecodePool {
   private readonly piscina: Piscina;

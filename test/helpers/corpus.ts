@@ -3,7 +3,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
-export const CORPUS = resolve(process.env.TAE_CORPUS ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'corpus'));
+export const CORPUS = resolve(
+  process.env.TAE_CORPUS ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'corpus'),
+);
 export const EVTX_DIR = join(CORPUS, 'evtx');
 export const hasCorpus = existsSync(join(EVTX_DIR, 'expected-evtx-dump', 'INDEX.tsv'));
 export const SKIP_NO_CORPUS = hasCorpus ? false : `corpus not found at ${CORPUS}`;
@@ -16,7 +18,10 @@ export interface CorpusFile {
 }
 
 export function corpusIndex(): CorpusFile[] {
-  const lines = readFileSync(join(EVTX_DIR, 'expected-evtx-dump', 'INDEX.tsv'), 'utf8').trim().split('\n').slice(1);
+  const lines = readFileSync(join(EVTX_DIR, 'expected-evtx-dump', 'INDEX.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1);
   return lines.map((l) => {
     const [rel, records, errors] = l.split('\t') as [string, string, string];
     return { rel, path: join(EVTX_DIR, rel), records: Number(records), recordErrors: Number(errors) };
