@@ -47,6 +47,10 @@ const MAX_DEPTH = 96;
 export class BinXmlParser {
   pos: number;
   private depth = 0;
+  /** Names resolved while parsing a template definition, in order (part of its fingerprint). */
+  readonly names: string[] = [];
+  /** True when a template definition instantiates another template (its fingerprint then needs the tree). */
+  nestedInstance = false;
 
   constructor(
     private readonly ctx: ChunkContext,
@@ -70,8 +74,9 @@ export class BinXmlParser {
   parseRecord(): { instance: TemplateInstance | null; nodes: XmlNode[] | null } {
     const b = this.ctx.bytes;
     const start = this.pos;
-    if (b[start] === 0x0f && b[start + 4] === 0x0c) {
-      this.pos += 4;
+    const header = b[start] === 0x0f ? 4 : 0; // embedded documents often omit the fragment header
+    if (b[start + header] === 0x0c) {
+      this.pos += header;
       const instance = this.readTemplateInstance();
       if (this.pos >= this.end || b[this.pos] === 0x00) return { instance, nodes: null };
     }
@@ -203,6 +208,7 @@ export class BinXmlParser {
     const offset = u32(this.ctx.bytes, at);
     this.pos = at + 4;
     const name = this.ctx.nameAt(offset);
+    if (this.inTemplate) this.names.push(name);
     if (offset === this.pos) this.pos += 8 + name.length * 2 + 2;
     return name;
   }
@@ -251,6 +257,7 @@ export class BinXmlParser {
   }
 
   private parseTemplateInstance(out: TemplateNode[]): void {
+    if (this.inTemplate) this.nestedInstance = true;
     const { def, substitutions } = this.readTemplateInstance();
     const nodes = instantiate(def.nodes, substitutions);
     for (const n of nodes) out.push(n);

@@ -2,9 +2,11 @@
 
 import { BinXmlError, BinXmlParser } from './binxml.js';
 import { u16, u32, utf16 } from './bytes.js';
-import type { TemplateDefinition } from './template.js';
+import { type TemplateDefinition, templateKey } from './template.js';
 
 export const CHUNK_SIZE = 0x10000;
+
+const latin1 = new TextDecoder('latin1');
 
 const SELF_REFERENCE = new BinXmlError('template definition refers to itself', 0);
 
@@ -45,7 +47,11 @@ export class ChunkContext {
       const size = u32(b, offset + 20);
       const end = Math.min(b.length, offset + 24 + size);
       const parser = new BinXmlParser(this, offset + 24, end, true);
-      const def: TemplateDefinition = { offset, nodes: parser.parseDocument(), compiled: new Map() };
+      const nodes = parser.parseDocument();
+      const fingerprint = parser.nestedInstance
+        ? JSON.stringify(nodes)
+        : `${latin1.decode(b.subarray(offset + 24, parser.pos))}\u0000${parser.names.join('\u0000')}`;
+      const def: TemplateDefinition = { offset, nodes, key: templateKey(fingerprint) };
       this.templates.set(offset, def);
       return def;
     } catch (e) {

@@ -57,7 +57,7 @@ export function shapeOf(subs: readonly Substitution[]): string | null {
     if (isInstance(v)) {
       const inner = shapeOf(v.substitutions);
       if (inner === null) return null;
-      s += `x${v.def.offset}(${inner})`;
+      s += `x${v.def.key}(${inner})`;
     } else if (v.items !== null) return null;
     else s += v.type === T.NULL || v.text.length === 0 ? 'e' : isJsonScalarType(v.type) ? 'n' : 's';
   }
@@ -83,11 +83,17 @@ function markerize(subs: readonly Substitution[], counter: { n: number }): Subst
   });
 }
 
+/** Compiled renderers by template key and shape, shared by every chunk; bounded like the keys. */
+const MAX_COMPILED = 50_000;
+const cache = new Map<string, Compiled>();
+
 function compiledFor(inst: TemplateInstance, shape: string): Compiled {
-  let c = inst.def.compiled.get(shape) as Compiled | undefined;
+  const id = `${inst.def.key}:${shape}`;
+  let c = cache.get(id);
   if (c === undefined) {
+    if (cache.size >= MAX_COMPILED) cache.clear();
     c = {};
-    inst.def.compiled.set(shape, c);
+    cache.set(id, c);
   }
   return c;
 }

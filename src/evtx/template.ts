@@ -6,8 +6,30 @@ import { nullValue } from './values.js';
 export interface TemplateDefinition {
   readonly offset: number;
   readonly nodes: TemplateNode[];
-  /** Renderers compiled per value shape (see compiled.ts), filled lazily. */
-  readonly compiled: Map<string, unknown>;
+  /**
+   * Identity of the definition's structure across chunks: chunks repeat the same templates
+   * at different offsets, and compiled renderers are shared by this key (see compiled.ts).
+   */
+  readonly key: number;
+}
+
+const MAX_TEMPLATE_KEYS = 20_000;
+const templateKeys = new Map<string, number>();
+let nextTemplateKey = 1;
+
+/**
+ * Interns a definition's structure. The fingerprint is the definition's bytes plus the names
+ * its offsets resolved to in this chunk, which together determine the tree; a flood of
+ * distinct templates resets the table (memory stays bounded).
+ */
+export function templateKey(fingerprint: string): number {
+  let key = templateKeys.get(fingerprint);
+  if (key === undefined) {
+    if (templateKeys.size >= MAX_TEMPLATE_KEYS) templateKeys.clear();
+    key = nextTemplateKey++;
+    templateKeys.set(fingerprint, key);
+  }
+  return key;
 }
 
 export interface TemplateInstance {
