@@ -1,0 +1,72 @@
+/**
+ * `npm run fuzz [-- --seconds N --seed S]`: mutates corpus files for a time budget and decodes
+ * each mutant in a worker watched for hangs. Prints one JSON line; exits 1 on any crash or
+ * hang, saving the offending input under .fuzz-out/ so it can be replayed.
+ */
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Piscina } from 'piscina';
+import { EVTX_DIR, hasCorpus } from '../test/helpers/corpus.js';
+import { MUTATIONS, mutate, rng } from '../test/helpers/mutate.js';
+import type { FuzzJob, FuzzOutcome } from './fuzz-worker.js';
+
+const HANG_MS = 20_000;
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '60' }, seed: { type: 'string', default: '1' } } });
+const budgetMs = Number(values.seconds) * 1000;
+
+const files: string[] = [];
+const walk = (d: string) => {
+  for (const f of readdirSync(d)) {
+    const p = join(d, f);
+    if (f === 'expected-evtx-dump' || f === 'bench') continue;
+    if (statSync(p).isDirectory()) walk(p);
+    else if (f.endsWith('.evtx') && statSync(p).size < 8 * 1024 * 1024) files.push(p);
+  }
+};
+if (hasCorpus) walk(EVTX_DIR);
+if (files.length === 0) {
+  console.error('fuzz: no corpus found; nothing to mutate');
+  process.exit(2);
+}
+
+const newPool = () => new Piscina({ filename: new URL('./fuzz-worker.ts', import.meta.url).href, maxThreads: 1, minThreads: 1 });
+let pool = newPool();
+const pick = rng(Number(values.seed));
+const stats = { runs: 0, ok: 0, codedErrors: 0, crashes: 0, hangs: 0, files: files.length, seconds: Number(values.seconds) };
+
+function save(job: FuzzJob, what: string, detail: string): void {
+  mkdirSync('.fuzz-out', { recursive: true });
+  const name = join('.fuzz-out', `${what}-${job.kind}-${job.seed}.evtx`);
+  writeFileSync(name, mutate(readFileSync(job.file), job.kind, job.seed));
+  console.error(`fuzz: ${what} on ${job.file} (${job.kind}, seed ${job.seed}) saved as ${name}\n${detail}`);
+}
+
+const started = Date.now();
+while (Date.now() - started < budgetMs) {
+  const job: FuzzJob = {
+    file: files[Math.floor(pick() * files.length)]!,
+    kind: MUTATIONS[Math.floor(pick() * MUTATIONS.length)]!,
+    seed: Math.floor(pick() * 2 ** 31),
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const hang = new Promise<'hang'>((resolve) => {
+    timer = setTimeout(() => resolve('hang'), HANG_MS);
+  });
+  const outcome = await Promise.race([pool.run(job) as Promise<FuzzOutcome>, hang]);
+  clearTimeout(timer);
+  stats.runs++;
+  if (outcome === 'hang') {
+    stats.hangs++;
+    save(job, 'hang', `no answer within ${HANG_MS} ms`);
+    await pool.destroy(); // terminates the stuck thread
+    pool = newPool();
+  } else if (outcome.kind === 'crash') {
+    stats.crashes++;
+    save(job, 'crash', outcome.stack);
+  } else if (outcome.kind === 'ok') stats.ok++;
+  else stats.codedErrors++;
+}
+await pool.destroy();
+console.log(JSON.stringify({ fuzz: stats }));
+process.exit(stats.crashes + stats.hangs > 0 ? 1 : 0);
