@@ -9,7 +9,10 @@ export interface FuzzJob {
   readonly seed: number;
 }
 
-export type FuzzOutcome = { kind: 'ok'; records: number } | { kind: 'coded-error' } | { kind: 'crash'; stack: string };
+export type FuzzOutcome =
+  | { kind: 'ok'; records: number }
+  | { kind: 'coded-error' }
+  | { kind: 'crash'; stack: string };
 
 const files = new Map<string, Uint8Array>();
 

@@ -12,7 +12,9 @@ import { MUTATIONS, mutate, rng } from '../test/helpers/mutate.js';
 import type { FuzzJob, FuzzOutcome } from './fuzz-worker.js';
 
 const HANG_MS = 20_000;
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '60' }, seed: { type: 'string', default: '1' } } });
+const { values } = parseArgs({
+  options: { seconds: { type: 'string', default: '60' }, seed: { type: 'string', default: '1' } },
+});
 const budgetMs = Number(values.seconds) * 1000;
 
 const files: string[] = [];
@@ -30,10 +32,19 @@ if (files.length === 0) {
   process.exit(2);
 }
 
-const newPool = () => new Piscina({ filename: new URL('./fuzz-worker.ts', import.meta.url).href, maxThreads: 1, minThreads: 1 });
+const newPool = () =>
+  new Piscina({ filename: new URL('./fuzz-worker.ts', import.meta.url).href, maxThreads: 1, minThreads: 1 });
 let pool = newPool();
 const pick = rng(Number(values.seed));
-const stats = { runs: 0, ok: 0, codedErrors: 0, crashes: 0, hangs: 0, files: files.length, seconds: Number(values.seconds) };
+const stats = {
+  runs: 0,
+  ok: 0,
+  codedErrors: 0,
+  crashes: 0,
+  hangs: 0,
+  files: files.length,
+  seconds: Number(values.seconds),
+};
 
 function save(job: FuzzJob, what: string, detail: string): void {
   mkdirSync('.fuzz-out', { recursive: true });

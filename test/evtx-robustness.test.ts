@@ -33,7 +33,10 @@ test('random bytes and a text file are coded NOT_EVTX errors', async () => {
   const r = rng(7);
   const noise = Uint8Array.from({ length: 300_000 }, () => Math.floor(r() * 256));
   await assert.rejects(decodeAll(noise), (e: unknown) => isTaeError(e) && e.code === 'NOT_EVTX');
-  await assert.rejects(decodeAll(Buffer.from('<Events>not a log</Events>\n'.repeat(500))), /not an EVTX file/);
+  await assert.rejects(
+    decodeAll(Buffer.from('<Events>not a log</Events>\n'.repeat(500))),
+    /not an EVTX file/,
+  );
 });
 
 test('a missing file is a coded INPUT_UNREADABLE error naming the path', async () => {
@@ -42,13 +45,20 @@ test('a missing file is a coded INPUT_UNREADABLE error naming the path', async (
     (async () => {
       for await (const _ of parse);
     })(),
-    (e: unknown) => isTaeError(e) && e.code === 'INPUT_UNREADABLE' && e.message.includes('/nonexistent/file.evtx'),
+    (e: unknown) =>
+      isTaeError(e) && e.code === 'INPUT_UNREADABLE' && e.message.includes('/nonexistent/file.evtx'),
   );
 });
 
-const SAMPLES = ['security.evtx', 'sysmon.evtx', 'E_Windows_system32_winevt_logs_Microsoft-Windows-CAPI2%4Operational.evtx'];
+const SAMPLES = [
+  'security.evtx',
+  'sysmon.evtx',
+  'E_Windows_system32_winevt_logs_Microsoft-Windows-CAPI2%4Operational.evtx',
+];
 
-test('truncating a log at any chunk boundary keeps every record of the whole chunks before it', { skip: SKIP_NO_CORPUS }, async () => {
+test('truncating a log at any chunk boundary keeps every record of the whole chunks before it', {
+  skip: SKIP_NO_CORPUS,
+}, async () => {
   const bytes = readFileSync(join(EVTX_DIR, 'evtx-crate-samples', 'security.evtx'));
   const full = await decodeAll(bytes);
   let previous = 0;
@@ -60,18 +70,26 @@ test('truncating a log at any chunk boundary keeps every record of the whole chu
   }
 });
 
-test('a flipped byte inside one record costs at most that chunk, never the file', { skip: SKIP_NO_CORPUS }, async () => {
+test('a flipped byte inside one record costs at most that chunk, never the file', {
+  skip: SKIP_NO_CORPUS,
+}, async () => {
   const bytes = readFileSync(join(EVTX_DIR, 'evtx-crate-samples', 'security.evtx'));
   const full = (await decodeAll(bytes)).records;
   const damaged = Uint8Array.from(bytes);
-  damaged[4096 + 65536 * 3 + 700] ^= 0xff; // inside the first records of chunk 3
+  const at = 4096 + 65536 * 3 + 700; // inside the first records of chunk 3
+  damaged[at] = damaged[at]! ^ 0xff;
   const d = await decodeAll(damaged);
   assert.ok(d.records >= full - 200, `kept ${d.records} of ${full}`);
-  assert.ok(d.diagnostics.some((x) => x.chunk === 3), 'the damage is reported against chunk 3');
+  assert.ok(
+    d.diagnostics.some((x) => x.chunk === 3),
+    'the damage is reported against chunk 3',
+  );
 });
 
 for (const file of SAMPLES) {
-  test(`300 seeded mutations of ${file} never crash and finish in bounded time`, { skip: SKIP_NO_CORPUS }, async () => {
+  test(`300 seeded mutations of ${file} never crash and finish in bounded time`, {
+    skip: SKIP_NO_CORPUS,
+  }, async () => {
     const bytes = readFileSync(join(EVTX_DIR, 'evtx-crate-samples', file)).subarray(0, 4096 + 65536 * 6);
     for (let seed = 1; seed <= 300; seed++) {
       const kind = MUTATIONS[seed % MUTATIONS.length]!;

@@ -7,7 +7,12 @@ export class Output {
 
   constructor(private readonly stream: Writable = process.stdout) {}
 
-  async write(s: string): Promise<void> {
+  async write(s: string | Uint8Array): Promise<void> {
+    if (typeof s !== 'string') {
+      await this.flush();
+      if (!this.stream.write(s)) await once(this.stream, 'drain');
+      return;
+    }
     this.buffered += s;
     if (this.buffered.length >= 1 << 16) await this.flush();
   }

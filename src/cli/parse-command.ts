@@ -56,8 +56,13 @@ async function runParse(files: string[], flags: ParseFlags): Promise<number> {
       timePrecision: flags.precision,
       validateChecksums: flags.validateChecksums === true,
       label: basename(file),
+      batchText: !flags.summary && flags.format !== 'json',
     });
     for await (const chunk of parse.chunks()) {
+      if (chunk.text !== undefined) {
+        await out.write(chunk.text);
+        continue;
+      }
       for (const r of chunk.records) {
         if (flags.summary) summary.add(r.event as EvtxEvent);
         else {

@@ -21,6 +21,8 @@ export interface ChunkWalk {
   header: EvtxFileHeader | null;
   diagnostics: Diagnostic[];
   chunks: AsyncGenerator<RawChunk>;
+  /** Releases the file when the chunks will not be iterated (idempotent). */
+  close(): Promise<void>;
 }
 
 /**
@@ -33,7 +35,7 @@ export async function walkChunks(source: EvtxSource): Promise<ChunkWalk> {
       source.subarray(0, FILE_HEADER_SIZE),
       source.length > FILE_HEADER_SIZE ? source.subarray(FILE_HEADER_SIZE, FILE_HEADER_SIZE + 8) : null,
     );
-    return { header, diagnostics, chunks: bufferChunks(source) };
+    return { header, diagnostics, chunks: bufferChunks(source), close: async () => {} };
   }
   let fh: Awaited<ReturnType<typeof open>>;
   try {
@@ -54,7 +56,14 @@ export async function walkChunks(source: EvtxSource): Promise<ChunkWalk> {
       head.subarray(0, Math.min(bytesRead, FILE_HEADER_SIZE)),
       bytesRead > FILE_HEADER_SIZE ? head.subarray(FILE_HEADER_SIZE, bytesRead) : null,
     );
-    return { header, diagnostics, chunks: fileChunks(fh) };
+    let closed = false;
+    const close = async () => {
+      if (!closed) {
+        closed = true;
+        await fh.close();
+      }
+    };
+    return { header, diagnostics, chunks: fileChunks(fh, close), close };
   } catch (e) {
     await fh.close();
     throw e;
@@ -76,7 +85,7 @@ async function* bufferChunks(b: Uint8Array): AsyncGenerator<RawChunk> {
 /** Reads 1 MiB at a time (fewer syscalls), handing out one freshly allocated buffer per chunk. */
 const READ_BLOCK = 16 * CHUNK_SIZE;
 
-async function* fileChunks(fh: Awaited<ReturnType<typeof open>>): AsyncGenerator<RawChunk> {
+async function* fileChunks(fh: Awaited<ReturnType<typeof open>>, close: () => Promise<void>): AsyncGenerator<RawChunk> {
   try {
     let index = 0;
     const block = Buffer.allocUnsafeSlow(READ_BLOCK);
@@ -94,6 +103,6 @@ async function* fileChunks(fh: Awaited<ReturnType<typeof open>>): AsyncGenerator
       if (filled < READ_BLOCK) return;
     }
   } finally {
-    await fh.close();
+    await close();
   }
 }

@@ -1,16 +1,19 @@
 /** `parseEvtx`: the streaming public entry point over a file path or a Buffer, inline or pooled. */
+
+import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { invalidOption, TaeError } from '../errors/index.js';
-import type {
-  DecodedChunk,
-  DecodeTask,
-  Diagnostic,
-  EvtxFileHeader,
-  ParsedRecord,
-  RecordOutput,
+import {
+  CHUNK_SIZE,
+  type DecodedChunk,
+  type Diagnostic,
+  type EvtxFileHeader,
+  FILE_HEADER_SIZE,
+  type ParsedRecord,
+  type RecordOutput,
 } from '../evtx/index.js';
-import { type EvtxSource, walkChunks } from './chunks.js';
-import { decodeSafely } from './decode-worker.js';
+import { type ChunkWalk, type EvtxSource, type RawChunk, walkChunks } from './chunks.js';
+import { type DecodeOptions, decodeSafely, type SpanTask } from './decode-worker.js';
 import { DecodePool, orderedDecode } from './pool.js';
 
 export interface ParseEvtxOptions {
@@ -22,6 +25,8 @@ export interface ParseEvtxOptions {
   readonly validateChecksums?: boolean;
   /** JSON timestamps: `crate` (microseconds, like evtx_dump; default) or `100ns`. */
   readonly timePrecision?: 'crate' | '100ns';
+  /** Deliver JSON/XML renderings as one string per chunk (`DecodedChunk.text`); see `chunks()`. */
+  readonly batchText?: boolean;
   /** A label (file name) stamped on diagnostics. */
   readonly label?: string;
   readonly signal?: AbortSignal;
@@ -50,7 +55,13 @@ function resolve(options: ParseEvtxOptions) {
   if (timePrecision !== 'crate' && timePrecision !== '100ns') {
     throw invalidOption('timePrecision', '"crate" or "100ns"', timePrecision);
   }
-  return { threads, outputs, timePrecision, validateChecksums: options.validateChecksums === true };
+  return {
+    threads,
+    outputs,
+    timePrecision,
+    validateChecksums: options.validateChecksums === true,
+    batchText: options.batchText === true,
+  };
 }
 
 /** A running parse: iterate records (or whole chunks); diagnostics and stats fill in as it goes. */
@@ -72,23 +83,22 @@ export class EvtxParse implements AsyncIterable<ParsedRecord> {
     const walk = await walkChunks(this.source);
     this.header = walk.header;
     this.note(walk.diagnostics);
-    const taskFor = (c: { index: number; fileOffset: number }): DecodeTask => ({
-      chunkIndex: c.index,
-      fileOffset: c.fileOffset,
+    const options: DecodeOptions = {
       outputs: o.outputs,
       validateChecksums: o.validateChecksums,
       timePrecision: o.timePrecision,
-    });
+      batchText: o.batchText,
+    };
     const signal = this.options.signal;
     const pool = this.options.pool ?? (o.threads > 0 ? new DecodePool(o.threads) : null);
     try {
       const decoded =
         pool === null
-          ? inline(walk.chunks, taskFor, signal)
-          : orderedDecode(walk.chunks, pool, taskFor, 2 * pool.threads, signal);
+          ? inline(walk.chunks, options, signal)
+          : orderedDecode(spanTasks(this.source, walk, options), pool, 2 * pool.threads, signal);
       for await (const d of decoded) {
         this.stats.chunks++;
-        this.stats.records += d.records.length;
+        this.stats.records += d.recordCount;
         this.note(d.diagnostics);
         yield d;
       }
@@ -108,13 +118,47 @@ export class EvtxParse implements AsyncIterable<ParsedRecord> {
 }
 
 async function* inline(
-  chunks: AsyncIterable<{ index: number; fileOffset: number; bytes: Uint8Array }>,
-  taskFor: (c: { index: number; fileOffset: number }) => DecodeTask,
+  chunks: AsyncIterable<RawChunk>,
+  options: DecodeOptions,
   signal?: AbortSignal,
 ): AsyncGenerator<DecodedChunk> {
   for await (const c of chunks) {
     if (signal?.aborted) throw new TaeError('CANCELLED', 'parse cancelled', { cause: signal.reason });
-    yield decodeSafely(c.bytes, taskFor(c));
+    yield decodeSafely(c.bytes, { ...options, chunkIndex: c.index, fileOffset: c.fileOffset });
+  }
+}
+
+/** Chunks per pool task: large enough to amortise a task's cost, small enough to balance threads. */
+const SPAN_CHUNKS = 8;
+
+/** File sources are read by the workers themselves; buffers are sliced and transferred. */
+async function* spanTasks(
+  source: EvtxSource,
+  walk: ChunkWalk,
+  options: DecodeOptions,
+): AsyncGenerator<SpanTask> {
+  if (typeof source === 'string') {
+    await walk.close();
+    const { size } = await stat(source);
+    for (let i = 0, off = FILE_HEADER_SIZE; off < size; i += SPAN_CHUNKS, off += SPAN_CHUNKS * CHUNK_SIZE) {
+      yield { ...options, kind: 'file', path: source, firstIndex: i, fileOffset: off, count: SPAN_CHUNKS };
+    }
+    return;
+  }
+  for (
+    let i = 0, off = FILE_HEADER_SIZE;
+    off < source.length;
+    i += SPAN_CHUNKS, off += SPAN_CHUNKS * CHUNK_SIZE
+  ) {
+    const bytes = Uint8Array.prototype.slice.call(source, off, off + SPAN_CHUNKS * CHUNK_SIZE);
+    yield {
+      ...options,
+      kind: 'bytes',
+      bytes: bytes.buffer as ArrayBuffer,
+      byteLength: bytes.length,
+      firstIndex: i,
+      fileOffset: off,
+    };
   }
 }
 

@@ -1,11 +1,10 @@
 /**
- * The decode pool: piscina worker threads fed with transferred 64 KiB chunks. In-flight
- * work is bounded (2 × threads) and results come back in file order.
+ * The decode pool: piscina worker threads, each task a span of chunks. In-flight work is
+ * bounded (2 × threads) and results come back in file order.
  */
 import { Piscina } from 'piscina';
-import type { DecodedChunk, DecodeTask } from '../evtx/index.js';
-import type { RawChunk } from './chunks.js';
-import type { DecodeWorkerTask } from './decode-worker.js';
+import type { DecodedChunk } from '../evtx/index.js';
+import type { SpanTask } from './decode-worker.js';
 
 /** Under tsx the sources run as .ts; the built package runs the compiled .js next to this file. */
 const workerUrl = new URL(
@@ -25,11 +24,9 @@ export class DecodePool {
     });
   }
 
-  run(chunk: RawChunk, task: DecodeTask, signal?: AbortSignal): Promise<DecodedChunk> {
-    const own = chunk.bytes.byteOffset === 0 && chunk.bytes.byteLength === chunk.bytes.buffer.byteLength;
-    const bytes = (own ? chunk.bytes : chunk.bytes.slice()).buffer as ArrayBuffer;
-    const message: DecodeWorkerTask = { ...task, bytes, byteLength: chunk.bytes.byteLength };
-    return this.piscina.run(message, { transferList: [bytes], ...(signal ? { signal } : {}) });
+  run(task: SpanTask, signal?: AbortSignal): Promise<DecodedChunk[]> {
+    const transferList = task.kind === 'bytes' ? [task.bytes] : [];
+    return this.piscina.run(task, { transferList, ...(signal ? { signal } : {}) });
   }
 
   async close(): Promise<void> {
@@ -37,23 +34,22 @@ export class DecodePool {
   }
 }
 
-/** Runs chunks through the pool keeping at most `maxInFlight` outstanding, yielding in input order. */
+/** Runs span tasks keeping at most `maxInFlight` outstanding, yielding chunks in input order. */
 export async function* orderedDecode(
-  chunks: AsyncIterable<RawChunk>,
+  tasks: AsyncIterable<SpanTask> | Iterable<SpanTask>,
   pool: DecodePool,
-  taskFor: (c: RawChunk) => DecodeTask,
   maxInFlight: number,
   signal?: AbortSignal,
 ): AsyncGenerator<DecodedChunk> {
-  const inFlight: Promise<DecodedChunk>[] = [];
+  const inFlight: Promise<DecodedChunk[]>[] = [];
   try {
-    for await (const c of chunks) {
-      const p = pool.run(c, taskFor(c), signal);
+    for await (const t of tasks) {
+      const p = pool.run(t, signal);
       p.catch(() => {}); // observed when its turn comes; avoids an unhandled rejection meanwhile
       inFlight.push(p);
-      if (inFlight.length >= maxInFlight) yield await inFlight.shift()!;
+      if (inFlight.length >= maxInFlight) yield* await inFlight.shift()!;
     }
-    while (inFlight.length > 0) yield await inFlight.shift()!;
+    while (inFlight.length > 0) yield* await inFlight.shift()!;
   } finally {
     await Promise.allSettled(inFlight);
   }

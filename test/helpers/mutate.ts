@@ -13,9 +13,18 @@ export function rng(seed: number): () => number {
 }
 
 export type MutationKind = 'flip' | 'truncate' | 'zero-run' | 'random-run' | 'splice-chunk' | 'byte-set';
-export const MUTATIONS: readonly MutationKind[] = ['flip', 'truncate', 'zero-run', 'random-run', 'splice-chunk', 'byte-set'];
+export const MUTATIONS: readonly MutationKind[] = [
+  'flip',
+  'truncate',
+  'zero-run',
+  'random-run',
+  'splice-chunk',
+  'byte-set',
+];
 
-const INTERESTING = [0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x0c, 0x0d, 0x0e, 0x0f, 0x21, 0x41, 0x81, 0x7f, 0x80, 0xff];
+const INTERESTING = [
+  0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x0c, 0x0d, 0x0e, 0x0f, 0x21, 0x41, 0x81, 0x7f, 0x80, 0xff,
+];
 
 export function mutate(input: Uint8Array, kind: MutationKind, seed: number): Uint8Array {
   const r = rng(seed);
@@ -50,7 +59,8 @@ export function mutate(input: Uint8Array, kind: MutationKind, seed: number): Uin
       return b;
     }
     case 'byte-set':
-      for (let i = 0, n = 1 + at(8); i < n && b.length > 0; i++) b[body()] = INTERESTING[at(INTERESTING.length)]!;
+      for (let i = 0, n = 1 + at(8); i < n && b.length > 0; i++)
+        b[body()] = INTERESTING[at(INTERESTING.length)]!;
       return b;
     default:
       return kind satisfies never;
