@@ -70,7 +70,7 @@ function place(n: TemplateNode, subs: readonly Substitution[], out: XmlNode[]): 
     const only = e.children.length === 1 ? e.children[0] : undefined;
     if (only?.kind === 'subst') {
       const v = substitute(only, subs);
-      if (!Array.isArray(v) && !isInstance(v) && v.items !== null && v.items.length > 0) {
+      if (!Array.isArray(v) && !isInstance(v) && v.items !== null && v.items.length > 1) {
         expandArray(e, v, subs, out);
         return;
       }

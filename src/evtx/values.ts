@@ -161,7 +161,7 @@ export function sidText(b: Uint8Array, o: number, size: number): string {
   return s;
 }
 
-/** Shortest round-trip text, with the Rust conventions: `3.0` not `3`, `1e21` not `1e+21`. */
+/** Shortest round-trip text, as the crate's formatter writes it: `3.0` not `3`, `1e+21`. */
 export function floatText(v: number, single: boolean): string {
   if (Number.isNaN(v)) return 'NaN';
   if (!Number.isFinite(v)) return v > 0 ? 'inf' : '-inf';
@@ -175,7 +175,6 @@ export function floatText(v: number, single: boolean): string {
       }
     }
   }
-  s = s.replace('e+', 'e');
   if (!s.includes('.') && !s.includes('e') && !s.includes('n')) s += '.0';
   return s;
 }

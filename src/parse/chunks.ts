@@ -85,7 +85,10 @@ async function* bufferChunks(b: Uint8Array): AsyncGenerator<RawChunk> {
 /** Reads 1 MiB at a time (fewer syscalls), handing out one freshly allocated buffer per chunk. */
 const READ_BLOCK = 16 * CHUNK_SIZE;
 
-async function* fileChunks(fh: Awaited<ReturnType<typeof open>>, close: () => Promise<void>): AsyncGenerator<RawChunk> {
+async function* fileChunks(
+  fh: Awaited<ReturnType<typeof open>>,
+  close: () => Promise<void>,
+): AsyncGenerator<RawChunk> {
   try {
     let index = 0;
     const block = Buffer.allocUnsafeSlow(READ_BLOCK);

@@ -1,0 +1,66 @@
+/** Timing whole processes (optionally pinned to CPUs) and reading their peak memory. */
+import { spawn } from 'node:child_process';
+import { openSync } from 'node:fs';
+
+export interface Timed {
+  readonly wallMs: number;
+  readonly exitCode: number | null;
+  readonly peakRssKb: number | null;
+  readonly stdout: string;
+}
+
+export interface RunOptions {
+  /** CPU list for taskset, e.g. '0' or '0,1'. */
+  readonly cpus?: string;
+  readonly timeoutMs?: number;
+  /** Discard stdout (like `> /dev/null`) instead of capturing it. */
+  readonly discard?: boolean;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** Runs `cmd args…` under `/usr/bin/time -f %M` (peak RSS) and taskset, timing the whole process. */
+export function timeProcess(cmd: string, args: readonly string[], o: RunOptions = {}): Promise<Timed> {
+  const full = [...(o.cpus ? ['taskset', '-c', o.cpus] : []), cmd, ...args];
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn('/usr/bin/time', ['-f', 'TAE_PEAK_RSS_KB=%M', ...full], {
+      stdio: ['ignore', o.discard ? openSync('/dev/null', 'w') : 'pipe', 'pipe'],
+      env: { ...process.env, ...o.env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr?.on('data', (d) => {
+      stderr += d;
+    });
+    const timer = o.timeoutMs ? setTimeout(() => child.kill('SIGKILL'), o.timeoutMs) : undefined;
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const m = /TAE_PEAK_RSS_KB=(\d+)/.exec(stderr);
+      resolve({
+        wallMs: performance.now() - started,
+        exitCode: code,
+        peakRssKb: m ? Number(m[1]) : null,
+        stdout,
+      });
+    });
+  });
+}
+
+export async function median(runs: number, f: () => Promise<Timed>): Promise<Timed & { runsMs: number[] }> {
+  const all: Timed[] = [];
+  for (let i = 0; i < runs; i++) all.push(await f());
+  const sorted = [...all].sort((a, b) => a.wallMs - b.wallMs);
+  return { ...sorted[Math.floor(sorted.length / 2)]!, runsMs: all.map((t) => Math.round(t.wallMs)) };
+}
+
+export function commandExists(cmd: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const c = spawn('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' });
+    c.on('close', (code) => resolve(code === 0));
+    c.on('error', () => resolve(false));
+  });
+}

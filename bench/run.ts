@@ -1,0 +1,264 @@
+/**
+ * `npm run bench`: decoding throughput on the 81 MB corpus file and the whole corpus, for the
+ * main thread, 1 and 2 workers, against libevtx's evtxexport, @ts-evtx/core and python-evtx
+ * measured in the same run; and peak memory on a 1 GB generated file. One JSON object per
+ * line on stdout; the last line holds the ratios. Options: --runs N, --only NAME, --skip-peers.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { EVTX_DIR, hasCorpus } from '../test/helpers/corpus.js';
+import { commandExists, median, type Timed, timeProcess } from './measure.js';
+import { steadyState } from './steady-state.js';
+
+const { values: opts } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    only: { type: 'string' },
+    'skip-peers': { type: 'boolean' },
+  },
+});
+const RUNS = Number(opts.runs);
+const want = (name: string) => opts.only === undefined || opts.only === name;
+const CLI = join(import.meta.dirname, '..', 'dist', 'src', 'cli', 'main.js');
+const BIG = join(EVTX_DIR, 'bench', 'corpus-chunks-81MB.evtx');
+const BIG_RECORDS = 39269;
+const results: Record<string, number | string | null> = {};
+
+function emit(o: Record<string, unknown>): void {
+  console.log(JSON.stringify(o));
+}
+
+function report(
+  bench: string,
+  name: string,
+  t: Timed & { runsMs?: number[] },
+  records: number,
+  bytes: number,
+): number {
+  const s = t.wallMs / 1000;
+  emit({
+    bench,
+    name,
+    records,
+    wallMs: Math.round(t.wallMs),
+    runsMs: t.runsMs,
+    recordsPerSec: Math.round(records / s),
+    mbPerSec: Number((bytes / 1e6 / s).toFixed(1)),
+    peakRssKb: t.peakRssKb,
+    exitCode: t.exitCode,
+  });
+  return t.wallMs;
+}
+
+async function decodeBench(): Promise<void> {
+  const size = statSync(BIG).size;
+  const ours = (cpus: string, threads: number, format: string) =>
+    median(RUNS, () =>
+      timeProcess('node', [CLI, 'parse', '-q', '-t', String(threads), '-f', format, BIG], {
+        cpus,
+        discard: true,
+      }),
+    );
+  const xml1 = report(
+    '81MB',
+    'tae parse -f xml, main thread, 1 core',
+    await ours('0', 0, 'xml'),
+    BIG_RECORDS,
+    size,
+  );
+  const jsonl1 = report(
+    '81MB',
+    'tae parse -f jsonl, main thread, 1 core',
+    await ours('0', 0, 'jsonl'),
+    BIG_RECORDS,
+    size,
+  );
+  const w1 = report(
+    '81MB',
+    'tae parse -f jsonl, 1 worker, 2 cores',
+    await ours('0,1', 1, 'jsonl'),
+    BIG_RECORDS,
+    size,
+  );
+  const w2 = report(
+    '81MB',
+    'tae parse -f jsonl, 2 workers, 2 cores',
+    await ours('0,1', 2, 'jsonl'),
+    BIG_RECORDS,
+    size,
+  );
+  results.workers2VsWorker1 = Number((w1 / w2).toFixed(2));
+  for (const threads of [0, 1, 2]) {
+    const s = await steadyState(BIG, threads, 3000);
+    emit({
+      bench: '81MB',
+      name: `steady state (warm), ${threads === 0 ? 'main thread' : `${threads} worker(s)`}`,
+      ...s,
+    });
+    results[`steadyRecordsPerSec_t${threads}`] = s.recordsPerSec;
+  }
+  results.steady2VsSteady1 = Number(
+    ((results.steadyRecordsPerSec_t2 as number) / (results.steadyRecordsPerSec_t1 as number)).toFixed(2),
+  );
+  if (opts['skip-peers']) return;
+  if (await commandExists('evtxexport')) {
+    const ee = report(
+      '81MB',
+      'libevtx evtxexport -f xml, 1 core',
+      await median(RUNS, () => timeProcess('evtxexport', ['-f', 'xml', BIG], { cpus: '0', discard: true })),
+      BIG_RECORDS,
+      size,
+    );
+    results.xmlVsEvtxexport = Number((ee / xml1).toFixed(2));
+    results.jsonlVsEvtxexport = Number((ee / jsonl1).toFixed(2));
+  } else results.xmlVsEvtxexport = 'evtxexport not installed (apt-get install libevtx-utils)';
+  const capMs = 60_000;
+  const ts = await timeProcess('node', [join(import.meta.dirname, 'peers', 'ts-evtx.mjs'), BIG], {
+    cpus: '0',
+    env: { DEADLINE_MS: String(capMs) },
+  });
+  const tsOut = JSON.parse(ts.stdout.trim() || '{"records":0}') as { records: number; capped: boolean };
+  report(
+    '81MB',
+    `@ts-evtx/core renderXml, 1 core${tsOut.capped ? ` (stopped after ${capMs / 1000} s)` : ''}`,
+    ts,
+    tsOut.records,
+    size * (tsOut.records / BIG_RECORDS),
+  );
+  results.xmlVsTsEvtx = Number(
+    (tsOut.records / (ts.wallMs / 1000) / (BIG_RECORDS / (xml1 / 1000))) ** -1,
+  ).toFixed(1);
+  if (await commandExists('python3')) {
+    const py = await timeProcess('python3', [join(import.meta.dirname, 'peers', 'python-evtx.py'), BIG], {
+      cpus: '0',
+      env: { DEADLINE_MS: '20000' },
+    });
+    const pyOut = JSON.parse(py.stdout.trim() || '{"records":0}') as { records: number; capped: boolean };
+    if (py.exitCode === 0) {
+      report(
+        '81MB',
+        `python-evtx xml, 1 core${pyOut.capped ? ' (stopped after 20 s)' : ''}`,
+        py,
+        pyOut.records,
+        size * (pyOut.records / BIG_RECORDS),
+      );
+      results.xmlVsPythonEvtx = Number(
+        (BIG_RECORDS / (xml1 / 1000) / (pyOut.records / (py.wallMs / 1000))).toFixed(0),
+      );
+    }
+  }
+}
+
+function corpusFiles(): string[] {
+  const files: string[] = [];
+  const walk = (d: string) => {
+    for (const f of readdirSync(d)) {
+      const p = join(d, f);
+      if (f === 'expected-evtx-dump' || f === 'bench') continue;
+      if (statSync(p).isDirectory()) walk(p);
+      else if (f.endsWith('.evtx')) files.push(p);
+    }
+  };
+  walk(EVTX_DIR);
+  return files.sort();
+}
+
+async function corpusBench(): Promise<void> {
+  const files = corpusFiles();
+  const bytes = files.reduce((n, f) => n + statSync(f).size, 0);
+  const records = 43058;
+  const run = (threads: number, cpus: string) =>
+    median(RUNS, () =>
+      timeProcess('node', [CLI, 'parse', '-q', '-t', String(threads), '-f', 'jsonl', ...files], {
+        cpus,
+        discard: true,
+      }),
+    );
+  const c0 = report(
+    'corpus',
+    `tae parse -f jsonl, ${files.length} files, main thread, 1 core`,
+    await run(0, '0'),
+    records,
+    bytes,
+  );
+  const c2 = report(
+    'corpus',
+    `tae parse -f jsonl, ${files.length} files, 2 workers, 2 cores`,
+    await run(2, '0,1'),
+    records,
+    bytes,
+  );
+  results.corpus2WorkersVsMain = Number((c0 / c2).toFixed(2));
+  if (opts['skip-peers']) return;
+  if (await commandExists('evtxexport')) {
+    const list = files.map((f) => `'${f.replaceAll("'", "'\\''")}'`).join(' ');
+    const ee = report(
+      'corpus',
+      'libevtx evtxexport -f xml, one process per file, 1 core',
+      await median(1, () =>
+        timeProcess('sh', ['-c', `for f in ${list}; do evtxexport -f xml "$f"; done`], {
+          cpus: '0',
+          discard: true,
+        }),
+      ),
+      records,
+      bytes,
+    );
+    results.corpusVsEvtxexport = Number((ee / c0).toFixed(2));
+  }
+  const ts = await timeProcess('node', [join(import.meta.dirname, 'peers', 'ts-evtx.mjs'), ...files], {
+    cpus: '0',
+    env: { DEADLINE_MS: '120000' },
+  });
+  const tsOut = JSON.parse(ts.stdout.trim() || '{"records":0}') as { records: number };
+  const tsMs = report('corpus', '@ts-evtx/core renderXml, 1 core', ts, tsOut.records, bytes);
+  results.corpusVsTsEvtx = Number((tsMs / c0).toFixed(2));
+}
+
+async function memoryBench(): Promise<void> {
+  const big = join(tmpdir(), 'tae-bench-1GB.evtx');
+  if (!existsSync(big)) {
+    const gen = await timeProcess(
+      'node',
+      [
+        '--import',
+        'tsx',
+        join(import.meta.dirname, '..', 'fixtures', 'generate-large.ts'),
+        '--size',
+        '1G',
+        big,
+      ],
+      {},
+    );
+    if (gen.exitCode !== 0) {
+      emit({ bench: 'memory', error: 'could not generate the 1 GB file' });
+      return;
+    }
+  }
+  const size = statSync(big).size;
+  for (const threads of [0, 2]) {
+    const t = await timeProcess('node', [CLI, 'parse', '-q', '-t', String(threads), '--summary', big], {
+      discard: true,
+    });
+    report(
+      '1GB',
+      `tae parse --summary, ${threads === 0 ? 'main thread' : `${threads} workers`} (${(size / 2 ** 30).toFixed(2)} GiB)`,
+      t,
+      Number.NaN,
+      size,
+    );
+    results[`peakRssMiB_1GB_t${threads}`] = t.peakRssKb === null ? null : Math.round(t.peakRssKb / 1024);
+  }
+}
+
+if (!existsSync(CLI)) {
+  console.error('bench: run `npm run build` first (npm run bench does)');
+  process.exit(2);
+}
+if (!hasCorpus) console.error(`bench: corpus not found at ${EVTX_DIR}; only the memory bench runs`);
+if (hasCorpus && want('decode')) await decodeBench();
+if (hasCorpus && want('corpus')) await corpusBench();
+if (want('memory')) await memoryBench();
+emit({ summary: results });
