@@ -130,10 +130,13 @@ function fill(p: Pieces, values: readonly XmlValue[], escapeSlot: Escape): strin
 const jsonEscape =
   (full: boolean): Escape =>
   (v, kind) => {
+    const type = v.type;
     if (kind === 1) return v.text;
-    const base = v.type;
-    const text = !full && (base === T.FILETIME || base === T.SYSTEMTIME) ? toMicrosecondText(v.text) : v.text;
-    return NEEDS_JSON_ESCAPE.test(text) ? jsonString(text).slice(1, -1) : text;
+    // Only strings can hold quotes, backslashes or control characters; other types are plain ASCII.
+    if (type === T.STRING || type === T.ANSI_STRING) {
+      return NEEDS_JSON_ESCAPE.test(v.text) ? jsonString(v.text).slice(1, -1) : v.text;
+    }
+    return !full && (type === T.FILETIME || type === T.SYSTEMTIME) ? toMicrosecondText(v.text) : v.text;
   };
 const NEEDS_JSON_ESCAPE = /["\\\u0000-\u001f]/;
 const JSON_CRATE = jsonEscape(false);
