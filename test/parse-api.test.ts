@@ -1,0 +1,107 @@
+/** The public parse API: same records whatever the thread count or source kind, validated options, cancellation. */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { DecodePool, isTaeError, parseEvtx } from '../src/index.js';
+import { EVTX_DIR, SKIP_NO_CORPUS } from './helpers/corpus.js';
+
+const SAMPLE = join(EVTX_DIR, 'evtx-crate-samples', 'security.evtx');
+
+async function jsonLines(source: string | Uint8Array, threads: number, batchText = false): Promise<string[]> {
+  const parse = parseEvtx(source, { threads, outputs: ['json'], batchText });
+  const out: string[] = [];
+  for await (const c of parse.chunks()) {
+    if (c.text) out.push(...Buffer.from(c.text).toString('utf8').split('\n').filter(Boolean));
+    else for (const r of c.records) out.push(r.json!);
+  }
+  return out;
+}
+
+test('threads 0, 1 and 2 and file or buffer input give the same records in the same order', {
+  skip: SKIP_NO_CORPUS,
+}, async () => {
+  const reference = await jsonLines(SAMPLE, 0);
+  assert.equal(reference.length, 2261);
+  assert.deepEqual(await jsonLines(SAMPLE, 1), reference);
+  assert.deepEqual(await jsonLines(SAMPLE, 2), reference);
+  assert.deepEqual(await jsonLines(readFileSync(SAMPLE), 2), reference);
+  assert.deepEqual(await jsonLines(readFileSync(SAMPLE), 0, true), reference);
+  assert.deepEqual(await jsonLines(SAMPLE, 2, true), reference);
+});
+
+test('a Buffer source is not modified or detached by pooled decoding', { skip: SKIP_NO_CORPUS }, async () => {
+  const bytes = readFileSync(SAMPLE);
+  const copy = Buffer.from(bytes);
+  await jsonLines(bytes, 2);
+  assert.equal(bytes.byteLength, copy.byteLength);
+  assert.ok(bytes.equals(copy));
+});
+
+test('a shared pool serves several parses and stays usable', { skip: SKIP_NO_CORPUS }, async () => {
+  const pool = new DecodePool(2);
+  try {
+    const counts = await Promise.all(
+      [0, 1, 2].map(async () => {
+        let n = 0;
+        for await (const _ of parseEvtx(SAMPLE, { pool })) n++;
+        return n;
+      }),
+    );
+    assert.deepEqual(counts, [2261, 2261, 2261]);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('invalid options are rejected at the door with a message naming the option', () => {
+  const bad: [Record<string, unknown>, RegExp][] = [
+    [{ threads: -1 }, /options\.threads must be an integer from 0 to 64/],
+    [{ threads: 1.5 }, /options\.threads/],
+    [{ outputs: [] }, /options\.outputs must be a non-empty array/],
+    [{ outputs: ['html'] }, /options\.outputs/],
+    [{ timePrecision: 'ms' }, /options\.timePrecision/],
+  ];
+  for (const [options, message] of bad) {
+    assert.throws(
+      () => parseEvtx('x.evtx', options as never),
+      (e: unknown) => isTaeError(e) && e.code === 'INVALID_ARGUMENT' && message.test(e.message),
+    );
+  }
+  assert.throws(() => parseEvtx(42 as never), /source must be a file path or a Uint8Array/);
+});
+
+test('an aborted signal stops an inline parse with a CANCELLED error', { skip: SKIP_NO_CORPUS }, async () => {
+  const controller = new AbortController();
+  const parse = parseEvtx(SAMPLE, { signal: controller.signal });
+  let n = 0;
+  await assert.rejects(
+    (async () => {
+      for await (const _ of parse) if (++n === 10) controller.abort();
+    })(),
+    (e: unknown) => isTaeError(e) && e.code === 'CANCELLED',
+  );
+  assert.ok(n < 2261);
+});
+
+test('a parse can be iterated once; a second iteration is a clear error', {
+  skip: SKIP_NO_CORPUS,
+}, async () => {
+  const parse = parseEvtx(SAMPLE);
+  for await (const _ of parse);
+  await assert.rejects(
+    (async () => {
+      for await (const _ of parse);
+    })(),
+    /iterated only once/,
+  );
+});
+
+test('stats and the header describe the file', { skip: SKIP_NO_CORPUS }, async () => {
+  const parse = parseEvtx(SAMPLE);
+  for await (const _ of parse);
+  assert.equal(parse.stats.records, 2261);
+  assert.equal(parse.stats.chunks, 33);
+  assert.equal(parse.header?.majorVersion, 3);
+  assert.deepEqual(parse.diagnostics, []);
+});
