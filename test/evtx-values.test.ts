@@ -56,7 +56,7 @@ test('SYSTEMTIME is UTC whatever the process time zone', () => {
 test('invalid SYSTEMTIME fields yield null instead of a wrapped date', () => {
   const b = new Uint8Array(16);
   const v = new DataView(b.buffer);
-  [2019, 2, 0, 30, 0, 0, 0, 0].forEach((x, i) => v.setUint16(i * 2, x, true)); // February 30th
+  for (const [i, x] of [2019, 2, 0, 30, 0, 0, 0, 0].entries()) v.setUint16(i * 2, x, true); // February 30th
   assert.equal(systemtimeAt(b, 0), null);
 });
 
