@@ -33,6 +33,7 @@ export class Summary {
   }
 }
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const top = (m: Map<string, number>, n: number) =>
   [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, n);
 const iso = (ms: number) => (Number.isFinite(ms) ? new Date(ms).toISOString() : '-');
@@ -41,7 +42,7 @@ export function renderSummary(s: Summary): string {
   const lines: string[] = [];
   for (const f of s.files) {
     lines.push(
-      `${f.file}: ${f.records} records in ${f.chunks} chunks, ${f.errors} errors, ${f.warnings} warnings`,
+      `${f.file}: ${plural(f.records, 'record')} in ${plural(f.chunks, 'chunk')}, ${plural(f.errors, 'error')}, ${plural(f.warnings, 'warning')}`,
     );
   }
   lines.push(`records: ${s.records}`);
