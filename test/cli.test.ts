@@ -13,7 +13,8 @@ const dir = mkdtempSync(join(tmpdir(), 'tae-cli-'));
 const LOG = join(dir, 'small.evtx');
 writeFileSync(LOG, smallLog());
 
-const tae = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: dir });
+const tae = (...args: string[]) =>
+  spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: dir });
 
 test('tae parse prints JSON lines in the evtx_dump shape', () => {
   const r = tae('parse', 'small.evtx');

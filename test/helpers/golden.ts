@@ -12,5 +12,9 @@ export function matchesGolden(name: string, actual: string): void {
     writeFileSync(path, actual);
     return;
   }
-  assert.equal(actual, readFileSync(path, 'utf8'), `output differs from test/golden/${name} (UPDATE_GOLDEN=1 rewrites it)`);
+  assert.equal(
+    actual,
+    readFileSync(path, 'utf8'),
+    `output differs from test/golden/${name} (UPDATE_GOLDEN=1 rewrites it)`,
+  );
 }
