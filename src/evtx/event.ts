@@ -108,7 +108,7 @@ export function eventText(nodes: readonly XmlNode[]): EventText {
         if (d.kind !== 'element') continue;
         const name = attr(d, 'Name');
         if (name === null) unnamedData.push(text(d.children));
-        else data[name] = fieldValue(d);
+        else addField(data, name, fieldValue(d));
       }
     } else if (c.name === 'UserData') {
       const payload = c.children.find((x): x is XmlElement => x.kind === 'element');
@@ -173,6 +173,20 @@ export function finishEvent(t: EventText, headerRecordId: number): EvtxEvent {
 
 export const toEvent = (nodes: readonly XmlNode[], headerRecordId: number): EvtxEvent =>
   finishEvent(eventText(nodes), headerRecordId);
+
+/**
+ * A name seen again (a string array Windows renders as repeated `Data` elements, or a log
+ * that repeats a field) collects every value in order instead of keeping only the last.
+ */
+function addField(data: Record<string, EventFieldValue>, name: string, value: EventFieldValue): void {
+  const previous = data[name];
+  if (previous === undefined) data[name] = value;
+  else
+    data[name] = [
+      ...(Array.isArray(previous) ? previous : [previous]),
+      ...(Array.isArray(value) ? value : [value]),
+    ];
+}
 
 /** UserData leaves become fields named by their path below the payload (`Parent.Child`). */
 function flattenInto(e: XmlElement, prefix: string, out: Record<string, EventFieldValue>): void {
