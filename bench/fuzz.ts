@@ -3,11 +3,11 @@
  * each mutant in a worker watched for hangs. Prints one JSON line; exits 1 on any crash or
  * hang, saving the offending input under .fuzz-out/ so it can be replayed.
  */
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Piscina } from 'piscina';
-import { EVTX_DIR, hasCorpus } from '../test/helpers/corpus.js';
+import { corpusEvtxFiles } from '../test/helpers/corpus.js';
 import { MUTATIONS, mutate, rng } from '../test/helpers/mutate.js';
 import type { FuzzJob, FuzzOutcome } from './fuzz-worker.js';
 
@@ -17,16 +17,7 @@ const { values } = parseArgs({
 });
 const budgetMs = Number(values.seconds) * 1000;
 
-const files: string[] = [];
-const walk = (d: string) => {
-  for (const f of readdirSync(d)) {
-    const p = join(d, f);
-    if (f === 'expected-evtx-dump' || f === 'bench') continue;
-    if (statSync(p).isDirectory()) walk(p);
-    else if (f.endsWith('.evtx') && statSync(p).size < 8 * 1024 * 1024) files.push(p);
-  }
-};
-if (hasCorpus) walk(EVTX_DIR);
+const files = corpusEvtxFiles(8 * 1024 * 1024);
 if (files.length === 0) {
   console.error('fuzz: no corpus found; nothing to mutate');
   process.exit(2);

@@ -4,11 +4,11 @@
  * measured in the same run; and peak memory on a 1 GB generated file. One JSON object per
  * line on stdout; the last line holds the ratios. Options: --runs N, --only NAME, --skip-peers.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { EVTX_DIR, hasCorpus } from '../test/helpers/corpus.js';
+import { corpusEvtxFiles, EVTX_DIR, hasCorpus } from '../test/helpers/corpus.js';
 import { commandExists, median, type Timed, timeProcess } from './measure.js';
 import { steadyState } from './steady-state.js';
 
@@ -151,22 +151,8 @@ async function decodeBench(): Promise<void> {
   }
 }
 
-function corpusFiles(): string[] {
-  const files: string[] = [];
-  const walk = (d: string) => {
-    for (const f of readdirSync(d)) {
-      const p = join(d, f);
-      if (f === 'expected-evtx-dump' || f === 'bench') continue;
-      if (statSync(p).isDirectory()) walk(p);
-      else if (f.endsWith('.evtx')) files.push(p);
-    }
-  };
-  walk(EVTX_DIR);
-  return files.sort();
-}
-
 async function corpusBench(): Promise<void> {
-  const files = corpusFiles();
+  const files = corpusEvtxFiles();
   const bytes = files.reduce((n, f) => n + statSync(f).size, 0);
   const records = 43058;
   const run = (threads: number, cpus: string) =>

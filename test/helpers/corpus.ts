@@ -1,5 +1,5 @@
 /** Locating the shared corpus (`../shared/corpus` beside the repository, or TAE_CORPUS). */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
@@ -32,4 +32,19 @@ export function corpusIndex(): CorpusFile[] {
 export function expectedJsonl(rel: string): string[] {
   const gz = readFileSync(join(EVTX_DIR, 'expected-evtx-dump', `${rel}.jsonl.gz`));
   return gunzipSync(gz).toString('utf8').split('\n').filter(Boolean);
+}
+
+/** Every .evtx file of the corpus (not the oracle outputs or the bench file), sorted; `maxBytes` filters large ones. */
+export function corpusEvtxFiles(maxBytes = Number.POSITIVE_INFINITY): string[] {
+  const files: string[] = [];
+  const walk = (d: string) => {
+    for (const f of readdirSync(d)) {
+      const p = join(d, f);
+      if (f === 'expected-evtx-dump' || f === 'bench') continue;
+      if (statSync(p).isDirectory()) walk(p);
+      else if (f.endsWith('.evtx') && statSync(p).size <= maxBytes) files.push(p);
+    }
+  };
+  if (hasCorpus) walk(EVTX_DIR);
+  return files.sort();
 }

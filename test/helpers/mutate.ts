@@ -1,16 +1,8 @@
 /** Seeded mutations of EVTX bytes, shared by the robustness test and the fuzz script. */
 
-/** mulberry32: a tiny seeded PRNG so every mutation can be replayed from its seed. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../../fixtures/prng.js';
+
+export const rng = prng;
 
 export type MutationKind = 'flip' | 'truncate' | 'zero-run' | 'random-run' | 'splice-chunk' | 'byte-set';
 export const MUTATIONS: readonly MutationKind[] = [
