@@ -8,6 +8,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   errors: [],
   evtx: ['errors'],
   parse: ['errors', 'evtx'],
+  sigma: ['errors'],
   cli: ['errors', 'evtx', 'parse'],
   '.': ['errors', 'evtx', 'parse', 'cli'],
 };
@@ -20,7 +21,7 @@ const IO_MODULES = [
   'node:child_process',
   'node:worker_threads',
 ];
-const PURE = new Set(['evtx', 'errors']);
+const PURE = new Set(['evtx', 'errors', 'sigma']);
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>

@@ -49,6 +49,12 @@ export class BinXmlParser {
   private depth = 0;
   /** Names resolved while parsing a template definition, in order (part of its fingerprint). */
   readonly names: string[] = [];
+  /**
+   * In a template definition, the [start, end) byte ranges that depend on where the chunk
+   * stores names (name offsets, inline name structures, sizes that count them): the
+   * fingerprint leaves them out so the same template in another chunk gets the same key.
+   */
+  readonly skips: number[] = [];
   /** True when a template definition instantiates another template (its fingerprint then needs the tree). */
   nestedInstance = false;
 
@@ -208,8 +214,11 @@ export class BinXmlParser {
     const offset = u32(this.ctx.bytes, at);
     this.pos = at + 4;
     const name = this.ctx.nameAt(offset);
-    if (this.inTemplate) this.names.push(name);
     if (offset === this.pos) this.pos += 8 + name.length * 2 + 2;
+    if (this.inTemplate) {
+      this.names.push(name);
+      this.skips.push(at, this.pos);
+    }
     return name;
   }
 
@@ -218,11 +227,13 @@ export class BinXmlParser {
     const start = this.pos;
     this.need(11, 'open start element');
     // token, dependency id (u16, only inside template definitions), data size (u32), name offset
+    if (this.inTemplate) this.skips.push(this.pos + 3, this.pos + 7);
     const name = this.readName(this.pos + (this.inTemplate ? 7 : 5));
     const attrs: { name: string; value: TemplateNode[] }[] = [];
     let dynamic = false;
     if (hasAttrs) {
       this.need(4, 'attribute list size');
+      if (this.inTemplate) this.skips.push(this.pos, this.pos + 4);
       this.pos += 4;
       let more = true;
       while (more && this.pos < this.end) {

@@ -10,6 +10,24 @@ const latin1 = new TextDecoder('latin1');
 
 const SELF_REFERENCE = new BinXmlError('template definition refers to itself', 0);
 
+/**
+ * The definition's bytes minus the chunk-dependent ranges, then its names: together they
+ * determine the tree. Lengths make the concatenation unambiguous.
+ */
+function fingerprintOf(b: Uint8Array, start: number, end: number, skips: number[], names: string[]): string {
+  let s = '';
+  let at = start;
+  for (let i = 0; i < skips.length; i += 2) {
+    const from = skips[i]!;
+    if (from > at) s += latin1.decode(b.subarray(at, Math.min(from, end)));
+    at = Math.max(at, skips[i + 1]!);
+  }
+  if (end > at) s += latin1.decode(b.subarray(at, end));
+  s = `${s.length}:${s}`;
+  for (const n of names) s += `${n.length}:${n}`;
+  return s;
+}
+
 export class ChunkContext {
   private readonly names = new Map<number, string>();
   private readonly templates = new Map<number, TemplateDefinition | BinXmlError>();
@@ -50,7 +68,7 @@ export class ChunkContext {
       const nodes = parser.parseDocument();
       const fingerprint = parser.nestedInstance
         ? JSON.stringify(nodes)
-        : `${latin1.decode(b.subarray(offset + 24, parser.pos))}\u0000${parser.names.join('\u0000')}`;
+        : fingerprintOf(b, offset + 24, parser.pos, parser.skips, parser.names);
       const def: TemplateDefinition = { offset, nodes, key: templateKey(fingerprint) };
       this.templates.set(offset, def);
       return def;

@@ -29,6 +29,23 @@ export interface EvtxRecord {
   readonly nodes: XmlNode[] | null;
 }
 
+/** Formats the header's written time only when asked: renderers use TimeCreated instead. */
+class ChunkRecord implements EvtxRecord {
+  constructor(
+    readonly recordId: number,
+    readonly chunk: number,
+    readonly offset: number,
+    private readonly bytes: Uint8Array,
+    private readonly writtenAt: number,
+    readonly instance: TemplateInstance | null,
+    readonly nodes: XmlNode[] | null,
+  ) {}
+
+  get written(): WindowsTime | null {
+    return filetimeAt(this.bytes, this.writtenAt);
+  }
+}
+
 /** The record's tree (normally one `Event` element), instantiated on demand. */
 export function recordNodes(r: EvtxRecord): XmlNode[] {
   if (r.nodes !== null) return r.nodes;
@@ -122,14 +139,7 @@ export function decodeChunk(bytes: Uint8Array, options: DecodeChunkOptions): Chu
     try {
       const parser = new BinXmlParser(ctx, off + 24, off + size - 4, false);
       const { instance, nodes } = parser.parseRecord();
-      records.push({
-        recordId,
-        chunk: chunkIndex,
-        offset: fileOffset + off,
-        written: filetimeAt(bytes, off + 16),
-        instance,
-        nodes,
-      });
+      records.push(new ChunkRecord(recordId, chunkIndex, fileOffset + off, bytes, off + 16, instance, nodes));
     } catch (e) {
       if (!(e instanceof BinXmlError || e instanceof ValueError)) throw e;
       diag({

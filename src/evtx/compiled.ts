@@ -1,206 +1,249 @@
 /**
  * Compiled templates: a template renders the same way for every record whose values have
- * the same shape (empty, bare JSON scalar, or text), so each (template, shape) is rendered
- * once with marker values and split into static pieces and value slots. Records then cost
- * a string fill instead of a tree walk. Arrays and embedded BinXML take the tree path.
+ * the same shape (see markers.ts), so each (template, shape) is rendered once with marker
+ * values and split into static pieces and value slots. Records then cost a fill straight
+ * into the output bytes instead of a tree walk. Arrays and embedded BinXML take the tree path.
  */
-import { randomBytes } from 'node:crypto';
-import { type EventText, eventText } from './event.js';
-import { type JsonRenderOptions, jsonString, renderJson } from './render-json.js';
-import { escapeXmlAttr, escapeXmlText, renderXml } from './render-xml.js';
-import { instantiate, isInstance, type Substitution, type TemplateInstance } from './template.js';
-import { toMicrosecondText } from './time.js';
-import { isJsonScalarType, VALUE_TYPE as T, type XmlValue } from './tree.js';
-import { nullValue } from './values.js';
+import {
+  forgetLocals,
+  type Locals,
+  learnLocals,
+  leaves,
+  localsHold,
+  markerize,
+  type Owner,
+  type Pieces,
+  SLOT_ATTR,
+  SLOT_JSON_DATA,
+  SLOT_JSON_NULL,
+  SLOT_JSON_SPLICE,
+  SLOT_JSON_SUB,
+  SLOT_JSON_SUB_DATA,
+  SLOT_SUB,
+  SLOT_XML_ATTR,
+  SLOT_XML_ELEMENT,
+  SLOT_XML_SPLICE,
+  SLOT_XML_SUB,
+  shapeOf,
+  spliceSiblingsOf,
+  split,
+  subElementNames,
+} from './markers.js';
+import { renderJson, renderJsonSplice, renderJsonValue } from './render-json.js';
+import { renderXml, renderXmlElementRest, renderXmlNodes } from './render-xml.js';
+import type { Sink } from './sink.js';
+import { instantiate, type TemplateInstance } from './template.js';
+import { isJsonScalarType, type XmlNode } from './tree.js';
+import type { Value } from './values.js';
+import { ESC_JSON, ESC_XML_ATTR, ESC_XML_TEXT, writeValue } from './write-value.js';
 
-/** Marker openers: text to escape for its context, raw (bare JSON scalar), XML attribute. */
-export const MARK_TEXT = '\uE000';
-export const MARK_RAW = '\uE002';
-export const MARK_ATTR = '\uE003';
-const MARK_END = '\uE001';
-/** A per-process nonce, so marker-like text inside a hostile template cannot pose as a slot. */
-const NONCE = randomBytes(6).toString('hex');
-const SLOT = new RegExp(`([${MARK_TEXT}${MARK_RAW}${MARK_ATTR}])${NONCE}(\\d+)${MARK_END}`, 'g');
-
-type SlotKind = 0 | 1 | 2; // text, raw, attr
-
-interface Pieces {
-  readonly statics: string[];
-  readonly ids: number[];
-  readonly kinds: SlotKind[];
+/** One output in one position: how it renders marker trees, and what it learnt about locals. */
+interface Context {
+  readonly tag: string;
+  /** Null when the nodes cannot be compiled in this position. */
+  readonly render: (nodes: XmlNode[]) => string | null;
+  readonly isLocal: (kind: number) => boolean;
+  readonly locals: Locals;
 }
 
-interface Compiled {
-  json?: Pieces;
-  jsonFull?: Pieces;
-  xml?: Pieces;
-  event?: EventRecipe | null;
-}
+const jsonLocal = (k: number) =>
+  k === SLOT_JSON_NULL ||
+  k === SLOT_JSON_DATA ||
+  k === SLOT_JSON_SUB ||
+  k === SLOT_JSON_SUB_DATA ||
+  k === SLOT_JSON_SPLICE;
+const xmlLocal = (k: number) =>
+  k === SLOT_XML_ELEMENT || k === SLOT_XML_ATTR || k === SLOT_XML_SUB || k === SLOT_XML_SPLICE;
 
-type TextRecipe = string | Pieces | null;
+/** Contexts by tag; nested ones are made on demand (XML ones per element name and indent). */
+const contexts = new Map<string, Context>();
 
-interface EventRecipe {
-  readonly fields: [keyof EventText, TextRecipe][];
-  readonly data: [string, TextRecipe][];
-  readonly unnamedData: TextRecipe[];
-  readonly userDataName: string | null;
-}
-
-/**
- * One char per value: e(mpty), n(umber-like, bare in JSON), s(tring); a nested template
- * instance as `x<offset>(…)`. Null when not compilable (arrays, other embedded BinXML).
- */
-export function shapeOf(subs: readonly Substitution[]): string | null {
-  let s = '';
-  for (const v of subs) {
-    if (Array.isArray(v)) return null;
-    if (isInstance(v)) {
-      const inner = shapeOf(v.substitutions);
-      if (inner === null) return null;
-      s += `x${v.def.key}(${inner})`;
-    } else if (v.items !== null) return null;
-    else s += v.type === T.NULL || v.text.length === 0 ? 'e' : isJsonScalarType(v.type) ? 'n' : 's';
-  }
-  return s;
-}
-
-/** The leaf values in the order `markerize` numbers them. */
-function leaves(subs: readonly Substitution[], out: XmlValue[] = []): XmlValue[] {
-  for (const v of subs) {
-    if (isInstance(v)) leaves(v.substitutions, out);
-    else out.push(v as XmlValue);
-  }
-  return out;
-}
-
-function markerize(subs: readonly Substitution[], counter: { n: number }): Substitution[] {
-  return subs.map((v) => {
-    if (isInstance(v)) return { def: v.def, substitutions: markerize(v.substitutions, counter) };
-    const id = counter.n++;
-    const x = v as XmlValue;
-    if (x.type === T.NULL || x.text.length === 0) return nullValue;
-    return { kind: 'value', type: x.type, text: `${MARK_TEXT}${NONCE}${id}${MARK_END}`, items: null };
-  });
-}
-
-/** Compiled renderers by template key and shape, shared by every chunk; bounded like the keys. */
-const MAX_COMPILED = 50_000;
-const cache = new Map<string, Compiled>();
-
-function compiledFor(inst: TemplateInstance, shape: string): Compiled {
-  const id = `${inst.def.key}:${shape}`;
-  let c = cache.get(id);
+function contextFor(
+  tag: string,
+  render: (nodes: XmlNode[]) => string | null,
+  isLocal: (k: number) => boolean,
+): Context {
+  let c = contexts.get(tag);
   if (c === undefined) {
-    if (cache.size >= MAX_COMPILED) cache.clear();
-    c = {};
-    cache.set(id, c);
+    c = { tag, render, isLocal, locals: new Map() };
+    contexts.set(tag, c);
   }
   return c;
 }
 
-function markerNodes(inst: TemplateInstance) {
-  return instantiate(inst.def.nodes, markerize(inst.substitutions, { n: 0 }));
+const JSON_ROOT = [
+  contextFor('j', (nodes) => renderJson(nodes), jsonLocal),
+  contextFor('J', (nodes) => renderJson(nodes, { timePrecision: '100ns' }), jsonLocal),
+];
+const XML_ROOT = contextFor('x', (nodes) => renderXml(nodes, { declaration: false }), xmlLocal);
+
+function jsonContext(full: boolean, position: 'element' | 'container' | 'data'): Context {
+  const options = { timePrecision: full ? '100ns' : 'crate' } as const;
+  return contextFor(
+    `${full ? 'J' : 'j'}${position[0]}`,
+    (n) => renderJsonValue(n, position, options),
+    jsonLocal,
+  );
 }
 
-function split(rendered: string): Pieces {
-  const statics: string[] = [];
-  const ids: number[] = [];
-  const kinds: SlotKind[] = [];
-  let last = 0;
-  for (const m of rendered.matchAll(SLOT)) {
-    statics.push(rendered.slice(last, m.index));
-    kinds.push(m[1] === MARK_TEXT ? 0 : m[1] === MARK_RAW ? 1 : 2);
-    ids.push(Number(m[2]));
-    last = m.index + m[0].length;
+function jsonSpliceContext(full: boolean, context: number): Context {
+  const options = { timePrecision: full ? '100ns' : 'crate' } as const;
+  const siblings = spliceSiblingsOf(context);
+  return contextFor(
+    `${full ? 'J' : 'j'}s${context}`,
+    (n) => renderJsonSplice(n, siblings, options),
+    jsonLocal,
+  );
+}
+
+const xmlSpliceContext = (indent: number): Context =>
+  contextFor(`xs${indent}`, (n) => renderXmlNodes(n, indent), xmlLocal);
+
+const xmlContext = (name: string, indent: number): Context =>
+  contextFor(`x${indent}:${name}|`, (n) => renderXmlElementRest(name, n, indent), xmlLocal);
+
+/** Compiled renderings by context, template key and shape, shared by every chunk; bounded like the keys. */
+const MAX_COMPILED = 50_000;
+const cache = new Map<string, Pieces | null>();
+
+function remember<T extends Pieces | null>(id: string, value: T): T {
+  if (cache.size >= MAX_COMPILED) {
+    cache.clear();
+    contexts.clear();
   }
-  statics.push(rendered.slice(last));
-  return { statics, ids, kinds };
+  cache.set(id, value);
+  return value;
 }
 
-type Escape = (v: XmlValue, kind: SlotKind) => string;
-
-function fill(p: Pieces, values: readonly XmlValue[], escapeSlot: Escape): string {
-  let s = p.statics[0]!;
-  for (let i = 0; i < p.ids.length; i++) {
-    s += escapeSlot(values[p.ids[i]!]!, p.kinds[i]!) + p.statics[i + 1]!;
-  }
-  return s;
-}
-
-const jsonEscape =
-  (full: boolean): Escape =>
-  (v, kind) => {
-    const type = v.type;
-    if (kind === 1) return v.text;
-    // Only strings can hold quotes, backslashes or control characters; other types are plain ASCII.
-    if (type === T.STRING || type === T.ANSI_STRING) {
-      return NEEDS_JSON_ESCAPE.test(v.text) ? jsonString(v.text).slice(1, -1) : v.text;
-    }
-    return !full && (type === T.FILETIME || type === T.SYSTEMTIME) ? toMicrosecondText(v.text) : v.text;
-  };
-const NEEDS_JSON_ESCAPE = /["\\\u0000-\u001f]/;
-const JSON_CRATE = jsonEscape(false);
-const JSON_FULL = jsonEscape(true);
-const XML_ESCAPE: Escape = (v, kind) => (kind === 2 ? escapeXmlAttr(v.text) : escapeXmlText(v.text));
-const RAW: Escape = (v) => v.text;
-
-export function compiledJson(inst: TemplateInstance, options: JsonRenderOptions = {}): string | null {
-  const shape = shapeOf(inst.substitutions);
-  if (shape === null) return null;
-  const c = compiledFor(inst, shape);
-  const full = options.timePrecision === '100ns';
-  let p = full ? c.jsonFull : c.json;
-  if (p === undefined) {
-    p = split(renderJson(markerNodes(inst), options));
-    if (full) c.jsonFull = p;
-    else c.json = p;
-  }
-  return fill(p, leaves(inst.substitutions), full ? JSON_FULL : JSON_CRATE);
-}
-
-export function compiledXml(inst: TemplateInstance): string | null {
-  const shape = shapeOf(inst.substitutions);
-  if (shape === null) return null;
-  const c = compiledFor(inst, shape);
-  c.xml ??= split(renderXml(markerNodes(inst)));
-  return fill(c.xml, leaves(inst.substitutions), XML_ESCAPE);
-}
-
-const recipeOf = (s: string | null): TextRecipe => {
-  if (s === null || !s.includes(NONCE)) return s;
-  return split(s);
+const markerNodes = (inst: TemplateInstance, locals: Locals | 'all' | null, owners: Owner[]): XmlNode[] => {
+  const m = markerize(inst, locals, owners);
+  return instantiate(m.def.nodes, m.substitutions);
 };
 
-function compileEvent(inst: TemplateInstance): EventRecipe | null {
-  const t = eventText(markerNodes(inst));
-  const fields: [keyof EventText, TextRecipe][] = [];
-  for (const k of Object.keys(t) as (keyof EventText)[]) {
-    if (k === 'data' || k === 'unnamedData' || k === 'userDataName') continue;
-    fields.push([k, recipeOf(t[k] as string | null)]);
+/** The pieces for this record's shape, compiling them (and learning the template's locals) once. */
+function piecesFor(inst: TemplateInstance, ctx: Context): Pieces | null {
+  const key = inst.def.key;
+  if (!ctx.locals.has(key)) {
+    if (shapeOf(inst, null) === null) return null;
+    const owners: Owner[] = [];
+    const probe = ctx.render(markerNodes(inst, 'all', owners));
+    const p = probe === null ? null : split(probe);
+    if (p !== null) learnLocals(p, owners, ctx.locals, ctx.isLocal);
+    if (!ctx.locals.has(key)) ctx.locals.set(key, []);
+    // When every slot turned out local, the probe is also what compiling the shape would render.
+    if (p !== null && allLocal(owners, ctx.locals) && localsHold(p, owners, ctx.locals, ctx.isLocal)) {
+      return remember(`${ctx.tag}${key}:${shapeOf(inst, ctx.locals)}`, withNames(p, owners));
+    }
   }
-  const data: [string, TextRecipe][] = [];
-  for (const [k, v] of Object.entries(t.data)) {
-    if (k.includes(NONCE) || typeof v !== 'string') return null;
-    data.push([k, recipeOf(v)]);
-  }
-  if (t.userDataName?.includes(NONCE)) return null;
-  return { fields, data, unnamedData: t.unnamedData.map(recipeOf), userDataName: t.userDataName };
+  let shape = shapeOf(inst, ctx.locals);
+  if (shape === null) return null;
+  const id = `${ctx.tag}${key}:${shape}`;
+  const cached = cache.get(id) as Pieces | null | undefined;
+  if (cached !== undefined) return cached;
+  const owners: Owner[] = [];
+  let text = ctx.render(markerNodes(inst, ctx.locals, owners));
+  if (text === null) return remember(id, null);
+  const p = split(text);
+  if (localsHold(p, owners, ctx.locals, ctx.isLocal)) return remember(id, withNames(p, owners));
+  forgetLocals(owners, ctx.locals);
+  shape = shapeOf(inst, ctx.locals)!;
+  owners.length = 0;
+  text = ctx.render(markerNodes(inst, ctx.locals, owners));
+  return remember(`${ctx.tag}${key}:${shape}`, text === null ? null : withNames(split(text), owners));
 }
 
-const fillText = (r: TextRecipe, values: readonly XmlValue[]): string | null =>
-  r === null || typeof r === 'string' ? r : fill(r, values, RAW);
+const allLocal = (owners: readonly Owner[], locals: Locals): boolean =>
+  owners.every((o) => locals.get(o.def.key)?.[o.index] === true);
 
-export function compiledEventText(inst: TemplateInstance): EventText | null {
-  const shape = shapeOf(inst.substitutions);
-  if (shape === null) return null;
-  const c = compiledFor(inst, shape);
-  if (c.event === undefined) c.event = compileEvent(inst);
-  const r = c.event;
-  if (r === null) return null;
-  const subs = leaves(inst.substitutions);
-  const out = { data: {}, unnamedData: [], userDataName: r.userDataName } as unknown as EventText;
-  for (const [k, v] of r.fields) (out as unknown as Record<string, string | null>)[k] = fillText(v, subs);
-  for (const [k, v] of r.data) out.data[k] = fillText(v, subs) ?? '';
-  for (const v of r.unnamedData) out.unnamedData.push(fillText(v, subs) ?? '');
-  return out;
+/** XML nested slots need the name of the element they fill. */
+function withNames(p: Pieces, owners: readonly Owner[]): Pieces {
+  for (let j = 0; j < p.ids.length; j++) {
+    if (p.kinds[j] !== SLOT_XML_SUB) continue;
+    const o = owners[p.ids[j]!]!;
+    p.names[j] = subElementNames(o.def)[o.index] ?? '';
+  }
+  return p;
+}
+
+/** Writes the record's JSON; false when its values have no compiled form (the caller renders the tree). */
+export function compiledJsonTo(sink: Sink, inst: TemplateInstance, fullPrecision: boolean): boolean {
+  const start = sink.pos;
+  if (fillJson(sink, inst, JSON_ROOT[fullPrecision ? 1 : 0]!, fullPrecision)) return true;
+  sink.pos = start;
+  return false;
+}
+
+function fillJson(sink: Sink, inst: TemplateInstance, ctx: Context, full: boolean): boolean {
+  const p = piecesFor(inst, ctx);
+  if (p === null) return false;
+  const values = leaves(inst, ctx.locals);
+  const micro = !full;
+  const { chunks, ids, kinds } = p;
+  sink.bytes(chunks[0]!);
+  for (let i = 0; i < ids.length; i++) {
+    const kind = kinds[i]!;
+    if (kind >= SLOT_SUB) {
+      const nested = values[ids[i]!] as TemplateInstance;
+      const at = p.lengths[i]!;
+      const sub =
+        kind === SLOT_JSON_SPLICE
+          ? jsonSpliceContext(full, at)
+          : jsonContext(full, kind === SLOT_JSON_SUB_DATA ? 'data' : at === 1 ? 'container' : 'element');
+      if (!fillJson(sink, nested, sub, full)) return false;
+      sink.bytes(chunks[i + 1]!);
+      continue;
+    }
+    const v = values[ids[i]!] as Value;
+    if (kind === SLOT_JSON_NULL || kind === SLOT_JSON_DATA) {
+      if (v.empty) sink.ascii(kind === SLOT_JSON_NULL ? 'null' : '""');
+      else if (isJsonScalarType(v.type)) writeValue(sink, v, ESC_JSON, micro);
+      else {
+        sink.byte(34);
+        writeValue(sink, v, ESC_JSON, micro);
+        sink.byte(34);
+      }
+    } else writeValue(sink, v, ESC_JSON, micro);
+    sink.bytes(chunks[i + 1]!);
+  }
+  return true;
+}
+
+/** Writes the record's XML without the declaration; false as for JSON. */
+export function compiledXmlTo(sink: Sink, inst: TemplateInstance): boolean {
+  const start = sink.pos;
+  if (fillXml(sink, inst, XML_ROOT)) return true;
+  sink.pos = start;
+  return false;
+}
+
+function fillXml(sink: Sink, inst: TemplateInstance, ctx: Context): boolean {
+  const p = piecesFor(inst, ctx);
+  if (p === null) return false;
+  const values = leaves(inst, ctx.locals);
+  const { chunks, afterEmpty, prefixes, ids, kinds } = p;
+  sink.bytes(chunks[0]!);
+  for (let i = 0; i < ids.length; i++) {
+    const kind = kinds[i]!;
+    if (kind >= SLOT_SUB) {
+      const nested = values[ids[i]!] as TemplateInstance;
+      const at = p.lengths[i]!;
+      const sub = kind === SLOT_XML_SPLICE ? xmlSpliceContext(at) : xmlContext(p.names[i]!, at);
+      if (!fillXml(sink, nested, sub)) return false;
+      sink.bytes(chunks[i + 1]!);
+      continue;
+    }
+    const v = values[ids[i]!] as Value;
+    if (kind === SLOT_XML_ELEMENT || kind === SLOT_XML_ATTR) {
+      if (v.empty) {
+        if (kind === SLOT_XML_ELEMENT) sink.ascii('/>');
+        sink.bytes(afterEmpty[i + 1]!);
+        continue;
+      }
+      if (kind === SLOT_XML_ELEMENT) sink.byte(62);
+      else sink.bytes(prefixes[i]!);
+    }
+    writeValue(sink, v, kind === SLOT_ATTR || kind === SLOT_XML_ATTR ? ESC_XML_ATTR : ESC_XML_TEXT, false);
+    sink.bytes(chunks[i + 1]!);
+  }
+  return true;
 }

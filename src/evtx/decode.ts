@@ -1,10 +1,12 @@
 /** Chunk bytes → the requested renderings of each record (the work a pool worker does). */
 import { decodeChunk, recordNodes } from './chunk.js';
-import { compiledEventText, compiledJson, compiledXml } from './compiled.js';
+import { compiledJsonTo, compiledXmlTo } from './compiled.js';
+import { compiledEventText } from './compiled-event.js';
 import type { Diagnostic } from './diagnostics.js';
 import { type EvtxEvent, eventText, finishEvent } from './event.js';
 import { renderJson } from './render-json.js';
 import { renderXml } from './render-xml.js';
+import { Sink } from './sink.js';
 import type { XmlNode } from './tree.js';
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\n';
@@ -47,13 +49,19 @@ export interface DecodedChunk {
   readonly text?: Uint8Array;
 }
 
+/** Shared by every call: decoding is synchronous, and a worker decodes one chunk at a time. */
+const sink = new Sink();
+
 export function decodeChunkTo(bytes: Uint8Array, task: DecodeTask): DecodedChunk {
   const { records, diagnostics } = decodeChunk(bytes, task);
   const wantEvent = task.outputs.includes('event');
   const wantJson = task.outputs.includes('json');
-  const wantXml = task.outputs.includes('xml');
-  const out: ParsedRecord[] = new Array(records.length);
-  let text = '';
+  const wantXml = task.outputs.includes('xml') && !(task.batchText && wantJson);
+  const batch = task.batchText === true;
+  const full = task.timePrecision === '100ns';
+  const opts = { timePrecision: task.timePrecision };
+  const out: ParsedRecord[] = batch ? [] : new Array(records.length);
+  sink.pos = 0;
   for (let i = 0; i < records.length; i++) {
     const r = records[i]!;
     const inst = r.instance;
@@ -71,27 +79,32 @@ export function decodeChunkTo(bytes: Uint8Array, task: DecodeTask): DecodedChunk
       const t = inst === null ? null : compiledEventText(inst);
       rec.event = finishEvent(t ?? eventText(tree()), r.recordId);
     }
-    let json: string | undefined;
-    let xml: string | undefined;
     if (wantJson) {
-      const opts = { timePrecision: task.timePrecision };
-      json = (inst === null ? null : compiledJson(inst, opts)) ?? renderJson(tree(), opts);
+      const start = sink.pos;
+      if (inst === null || !compiledJsonTo(sink, inst, full)) sink.text(renderJson(tree(), opts));
+      if (batch) sink.byte(10);
+      else {
+        rec.json = sink.toString(start);
+        sink.pos = start;
+      }
     }
-    if (wantXml) xml = (inst === null ? null : compiledXml(inst)) ?? renderXml(tree());
-    if (task.batchText) text += json === undefined ? (xml ?? '').slice(XML_DECLARATION.length) : `${json}\n`;
-    else {
-      if (json !== undefined) rec.json = json;
-      if (xml !== undefined) rec.xml = xml;
+    if (wantXml) {
+      const start = sink.pos;
+      if (inst === null || !compiledXmlTo(sink, inst)) sink.text(renderXml(tree(), { declaration: false }));
+      if (!batch) {
+        rec.xml = XML_DECLARATION + sink.toString(start);
+        sink.pos = start;
+      }
     }
-    out[i] = rec;
+    if (!batch) out[i] = rec;
   }
-  if (task.batchText) {
+  if (batch) {
     return {
       chunkIndex: task.chunkIndex,
       records: [],
-      recordCount: out.length,
+      recordCount: records.length,
       diagnostics,
-      text: Buffer.from(text),
+      text: sink.take(),
     };
   }
   return { chunkIndex: task.chunkIndex, records: out, recordCount: out.length, diagnostics };

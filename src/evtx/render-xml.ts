@@ -1,4 +1,13 @@
 /** XML text of a record, indented by two spaces; timestamps keep their 100 ns precision. */
+import {
+  isMarker,
+  isSubMarker,
+  remark,
+  SLOT_ATTR,
+  SLOT_XML_ATTR,
+  SLOT_XML_ELEMENT,
+  SLOT_XML_SPLICE,
+} from './markers.js';
 import type { XmlElement, XmlNode } from './tree.js';
 
 const XML_ESCAPES: Readonly<Record<string, string>> = {
@@ -14,7 +23,13 @@ export const escapeXmlAttr = (s: string): string =>
 const escapeText = escapeXmlText;
 const escapeAttr = escapeXmlAttr;
 /** Compiled templates mark attribute positions so their values get attribute escaping. */
-const markAttr = (s: string): string => (s.charCodeAt(0) === 0xe000 ? `\uE003${s.slice(1)}` : escapeAttr(s));
+const markAttr = (s: string): string => (isMarker(s) ? remark(s, SLOT_ATTR) : escapeAttr(s));
+
+/** A marker that is all of an attribute's or element's content becomes a local slot (markers.ts). */
+const soleMarker = (nodes: readonly XmlNode[]): string | null => {
+  const only = nodes.length === 1 ? nodes[0]! : null;
+  return only?.kind === 'value' && isMarker(only.text) ? only.text : null;
+};
 
 export function renderXml(nodes: readonly XmlNode[], options: { declaration?: boolean } = {}): string {
   let out = options.declaration === false ? '' : '<?xml version="1.0" encoding="utf-8"?>\n';
@@ -53,8 +68,24 @@ function inlineText(nodes: readonly XmlNode[], inAttr: boolean): string {
   return s;
 }
 
+/** Nodes spliced among element siblings at `indent` (see markers.ts). */
+export function renderXmlNodes(nodes: readonly XmlNode[], indent: number): string {
+  const pad = ' '.repeat(indent);
+  let out = '';
+  for (const n of nodes) out += renderNode(n, pad);
+  return out;
+}
+
+/** An element's XML after `<name` (compiled nested templates fill it in, see markers.ts). */
+export function renderXmlElementRest(name: string, children: XmlNode[], indent: number): string {
+  const pad = ' '.repeat(indent);
+  return renderElement({ kind: 'element', name, attrs: [], children }, pad).slice(indent + 1 + name.length);
+}
+
 function renderNode(n: XmlNode, indent: string): string {
   if (n.kind !== 'element') {
+    // A nested instance among element siblings: its nodes render on their own (see markers.ts).
+    if (n.kind === 'value' && isSubMarker(n.text)) return remark(n.text, SLOT_XML_SPLICE, indent.length);
     const t = inlineText([n], false);
     return t ? `${indent}${t}\n` : '';
   }
@@ -64,12 +95,21 @@ function renderNode(n: XmlNode, indent: string): string {
 function renderElement(e: XmlElement, indent: string): string {
   let open = `${indent}<${e.name}`;
   for (const a of e.attrs) {
+    const marker = soleMarker(a.value);
+    if (marker !== null) {
+      open += ` ${a.name}="${remark(marker, SLOT_XML_ATTR, a.name.length + 3)}"`;
+      continue;
+    }
     const v = inlineText(a.value, true);
     if (v.length > 0 || a.value.length === 0 || a.value.some((x) => x.kind === 'text'))
       open += ` ${a.name}="${v}"`;
   }
   const elementChildren = e.children.some((c) => c.kind === 'element');
   if (!elementChildren) {
+    const marker = soleMarker(e.children);
+    if (marker !== null && isSubMarker(marker))
+      return `${open}${remark(marker, SLOT_XML_ELEMENT, indent.length)}`;
+    if (marker !== null) return `${open}${remark(marker, SLOT_XML_ELEMENT, e.name.length + 3)}</${e.name}>\n`;
     const text = inlineText(e.children, false);
     return text.length === 0 ? `${open}/>\n` : `${open}>${text}</${e.name}>\n`;
   }

@@ -28,14 +28,33 @@ const MIN_UNIX_SECONDS = -62135596800; // 0001-01-01T00:00:00Z
 /** ISO text of whole seconds, or null outside years 1..9999 (not representable in ISO basic form). */
 export function isoSeconds(unixSeconds: number): string | null {
   if (unixSeconds > MAX_UNIX_SECONDS || unixSeconds < MIN_UNIX_SECONDS) return null;
-  return new Date(unixSeconds * 1000).toISOString().slice(0, 19);
+  const days = Math.floor(unixSeconds / 86400);
+  const s = unixSeconds - days * 86400;
+  if (days !== lastDay) {
+    lastDay = days;
+    lastDayText = new Date(days * 86400000).toISOString().slice(0, 11);
+  }
+  const h = Math.floor(s / 3600);
+  const m = Math.floor(s / 60) % 60;
+  return `${lastDayText}${TWO_DIGITS[h]}:${TWO_DIGITS[m]}:${TWO_DIGITS[s % 60]}`;
+}
+
+/** Records cluster in time: the date part rarely changes from one timestamp to the next. */
+let lastDay = Number.NaN;
+let lastDayText = '';
+const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
+
+/** Whether the FILETIME at `o` has an ISO text (years 1..9999). */
+export function filetimeInRange(b: Uint8Array, o: number): boolean {
+  const s = filetimeParts(u32(b, o), u32(b, o + 4)).unixSeconds;
+  return s <= MAX_UNIX_SECONDS && s >= MIN_UNIX_SECONDS;
 }
 
 let lastSecond = Number.NaN;
 let lastSecondText: string | null = null;
 
 /** Cached: consecutive records share the same second far more often than not. */
-function secondsText(unixSeconds: number): string | null {
+export function secondsText(unixSeconds: number): string | null {
   if (unixSeconds !== lastSecond) {
     lastSecond = unixSeconds;
     lastSecondText = isoSeconds(unixSeconds);

@@ -1,6 +1,6 @@
 /** Decoding of BinXML values (substitutions and inline value tokens) into typed text. */
 import { hex64Text, hexUpper, i32, i64Text, u16, u32, u64Text, utf16, utf16UntilNul } from './bytes.js';
-import { filetimeAt, systemtimeAt } from './time.js';
+import { filetimeAt, filetimeInRange, systemtimeAt } from './time.js';
 import { VALUE_TYPE as T, type XmlValue } from './tree.js';
 
 const ansiDecoder = new TextDecoder('windows-1252');
@@ -27,27 +27,87 @@ const WIDTH: Readonly<Record<number, number>> = {
 
 export class ValueError extends Error {}
 
-export const nullValue: XmlValue = Object.freeze({ kind: 'value', type: T.NULL, text: '', items: null });
+/**
+ * A decoded value. Validation happens when it is read (so a bad value fails its record at
+ * parse time) but its text is only formatted on first use: compiled renderers write most
+ * values straight from the chunk bytes (see write-value.ts) and never ask for it.
+ */
+export class Value implements XmlValue {
+  readonly kind = 'value' as const;
+  /** True when the text is empty (NULL, empty or NUL-led strings, empty binary…). */
+  readonly empty: boolean;
+  private formatted: string | null;
 
-const scalar = (type: number, text: string): XmlValue => ({ kind: 'value', type, text, items: null });
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly offset: number,
+    readonly size: number,
+    readonly type: number,
+    text: string | null,
+    readonly items: readonly string[] | null,
+    /** An array's items as values (compiled templates fill them one by one). */
+    readonly parts: readonly Value[] | null = null,
+  ) {
+    this.formatted = text;
+    this.empty = text === null ? isEmptyAt(bytes, offset, size, type) : text.length === 0;
+  }
+
+  get text(): string {
+    this.formatted ??= textAt(this.bytes, this.offset, this.size, this.type);
+    return this.formatted;
+  }
+}
+
+function isEmptyAt(b: Uint8Array, o: number, size: number, type: number): boolean {
+  switch (type) {
+    case T.STRING:
+      return size < 2 || (b[o] === 0 && b[o + 1] === 0);
+    case T.ANSI_STRING:
+      return size === 0 || b[o] === 0;
+    case T.BINARY:
+      return size === 0;
+    default:
+      return false;
+  }
+}
+
+function textAt(b: Uint8Array, o: number, size: number, type: number): string {
+  switch (type) {
+    case T.STRING:
+      return utf16UntilNul(b, o, size >>> 1);
+    case T.ANSI_STRING:
+      return ansiUntilNul(b, o, size);
+    case T.BINARY:
+      return hexUpper(b, o, size);
+    case T.SID:
+      return sidText(b, o, size);
+    default:
+      return fixedText(b, o, type, size);
+  }
+}
+
+const NO_BYTES = new Uint8Array(0);
+export const nullValue: XmlValue = new Value(NO_BYTES, 0, 0, T.NULL, '', null);
+
+const lazy = (b: Uint8Array, o: number, size: number, type: number): Value =>
+  new Value(b, o, size, type, null, null);
 
 /** Decodes one value of `type` stored in `size` bytes at `o`. BinXML (0x21) is handled by the caller. */
-export function decodeValue(b: Uint8Array, o: number, size: number, type: number): XmlValue {
+export function decodeValue(b: Uint8Array, o: number, size: number, type: number): Value {
   if (type & T.ARRAY) return decodeArray(b, o, size, type & 0x7f);
   switch (type) {
     case T.NULL:
-      return nullValue;
+      return nullValue as Value;
     case T.STRING:
-      return scalar(type, utf16UntilNul(b, o, size >>> 1));
     case T.ANSI_STRING:
-      return scalar(type, ansiUntilNul(b, o, size));
     case T.BINARY:
-      return scalar(type, hexUpper(b, o, size));
+      return lazy(b, o, size, type);
     case T.SID:
-      return scalar(type, sidText(b, o, size));
+      if (size < 8) throw new ValueError(`SID of ${size} bytes`);
+      return lazy(b, o, size, type);
     case T.SIZE_T:
-      if (size === 4) return scalar(T.HEX_INT32, `0x${u32(b, o).toString(16)}`);
-      if (size === 8) return scalar(T.HEX_INT64, hex64Text(b, o));
+      if (size === 4) return lazy(b, o, size, T.HEX_INT32);
+      if (size === 8) return lazy(b, o, size, T.HEX_INT64);
       throw new ValueError(`SizeT value of ${size} bytes`);
     case T.EVT_HANDLE:
     case T.EVT_XML:
@@ -57,7 +117,10 @@ export function decodeValue(b: Uint8Array, o: number, size: number, type: number
       if (width === undefined) throw new ValueError(`unknown value type 0x${type.toString(16)}`);
       if (size < width)
         throw new ValueError(`value of type 0x${type.toString(16)} needs ${width} bytes, has ${size}`);
-      return scalar(type, fixedText(b, o, type, size));
+      if (type === T.FILETIME && !filetimeInRange(b, o)) throw new ValueError('FILETIME out of range');
+      // Rare, and validating it is most of the work of formatting it.
+      if (type === T.SYSTEMTIME) return new Value(b, o, size, type, fixedText(b, o, type, size), null);
+      return lazy(b, o, size, type);
     }
   }
 }
@@ -108,29 +171,34 @@ export function fixedText(b: Uint8Array, o: number, type: number, size = WIDTH[t
   }
 }
 
-function boolAt(b: Uint8Array, o: number, size: number): boolean {
+export function boolAt(b: Uint8Array, o: number, size: number): boolean {
   for (let i = 0; i < Math.min(size, 4); i++) if (b[o + i] !== 0) return true;
   return false;
 }
 
-function decodeArray(b: Uint8Array, o: number, size: number, itemType: number): XmlValue {
+function decodeArray(b: Uint8Array, o: number, size: number, itemType: number): Value {
   const items: string[] = [];
+  const parts: Value[] = [];
+  const item = (at: number, bytes: number, text: string) => {
+    items.push(text);
+    parts.push(new Value(b, at, bytes, itemType, text, null));
+  };
   if (itemType === T.STRING) {
     let start = o;
     const end = o + (size & ~1);
     for (let p = o; p < end; p += 2) {
       if (b[p] === 0 && b[p + 1] === 0) {
-        items.push(utf16(b, start, (p - start) >>> 1));
+        item(start, p - start, utf16(b, start, (p - start) >>> 1));
         start = p + 2;
       }
     }
-    if (start < end) items.push(utf16(b, start, (end - start) >>> 1));
+    if (start < end) item(start, end - start, utf16(b, start, (end - start) >>> 1));
   } else {
     const width = WIDTH[itemType];
     if (width === undefined) throw new ValueError(`unknown array item type 0x${itemType.toString(16)}`);
-    for (let p = o; p + width <= o + size; p += width) items.push(fixedText(b, p, itemType, width));
+    for (let p = o; p + width <= o + size; p += width) item(p, width, fixedText(b, p, itemType, width));
   }
-  return { kind: 'value', type: itemType | T.ARRAY, text: items.join(','), items };
+  return new Value(b, o, size, itemType | T.ARRAY, items.join(','), items, parts);
 }
 
 function ansiUntilNul(b: Uint8Array, o: number, size: number): string {

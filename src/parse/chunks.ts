@@ -25,17 +25,27 @@ export interface ChunkWalk {
   close(): Promise<void>;
 }
 
+export interface WalkOptions {
+  /**
+   * Yield views of one reused read buffer (or of the source buffer) instead of a fresh copy
+   * per chunk: for a consumer that is done with each chunk before asking for the next.
+   */
+  readonly shared?: boolean;
+}
+
 /**
  * Opens a source and yields its chunks one by one (a fresh buffer each, so it can be
- * transferred to a worker). The header's chunk count is ignored: dirty logs have more.
+ * transferred to a worker, unless `shared`). The header's chunk count is ignored: dirty
+ * logs have more.
  */
-export async function walkChunks(source: EvtxSource): Promise<ChunkWalk> {
+export async function walkChunks(source: EvtxSource, options: WalkOptions = {}): Promise<ChunkWalk> {
+  const shared = options.shared === true;
   if (typeof source !== 'string') {
     const { header, diagnostics } = parseFileHeader(
       source.subarray(0, FILE_HEADER_SIZE),
       source.length > FILE_HEADER_SIZE ? source.subarray(FILE_HEADER_SIZE, FILE_HEADER_SIZE + 8) : null,
     );
-    return { header, diagnostics, chunks: bufferChunks(source), close: async () => {} };
+    return { header, diagnostics, chunks: bufferChunks(source, shared), close: async () => {} };
   }
   let fh: Awaited<ReturnType<typeof open>>;
   try {
@@ -63,47 +73,53 @@ export async function walkChunks(source: EvtxSource): Promise<ChunkWalk> {
         await fh.close();
       }
     };
-    return { header, diagnostics, chunks: fileChunks(fh, close), close };
+    return { header, diagnostics, chunks: fileChunks(fh, close, shared), close };
   } catch (e) {
     await fh.close();
     throw e;
   }
 }
 
-async function* bufferChunks(b: Uint8Array): AsyncGenerator<RawChunk> {
+async function* bufferChunks(b: Uint8Array, shared: boolean): AsyncGenerator<RawChunk> {
   let index = 0;
   for (let off = FILE_HEADER_SIZE; off < b.length; off += CHUNK_SIZE, index++) {
+    const end = Math.min(b.length, off + CHUNK_SIZE);
     // Uint8Array's slice copies (Buffer's would share memory), so the chunk can be transferred.
     yield {
       index,
       fileOffset: off,
-      bytes: Uint8Array.prototype.slice.call(b, off, Math.min(b.length, off + CHUNK_SIZE)),
+      bytes: shared ? b.subarray(off, end) : Uint8Array.prototype.slice.call(b, off, end),
     };
   }
 }
 
 /** Reads 1 MiB at a time (fewer syscalls), handing out one freshly allocated buffer per chunk. */
 const READ_BLOCK = 16 * CHUNK_SIZE;
+/** Shared views allocate nothing per chunk, so a larger block just means fewer reads. */
+const SHARED_READ_BLOCK = 64 * CHUNK_SIZE;
 
 async function* fileChunks(
   fh: Awaited<ReturnType<typeof open>>,
   close: () => Promise<void>,
+  shared: boolean,
 ): AsyncGenerator<RawChunk> {
   try {
     let index = 0;
-    const block = Buffer.allocUnsafeSlow(READ_BLOCK);
-    for (let off = FILE_HEADER_SIZE; ; off += READ_BLOCK) {
+    const READ_BLOCK_SIZE = shared ? SHARED_READ_BLOCK : READ_BLOCK;
+    const block = Buffer.allocUnsafeSlow(READ_BLOCK_SIZE);
+    for (let off = FILE_HEADER_SIZE; ; off += READ_BLOCK_SIZE) {
       let filled = 0;
-      while (filled < READ_BLOCK) {
-        const { bytesRead } = await fh.read(block, filled, READ_BLOCK - filled, off + filled);
+      while (filled < READ_BLOCK_SIZE) {
+        const { bytesRead } = await fh.read(block, filled, READ_BLOCK_SIZE - filled, off + filled);
         if (bytesRead === 0) break;
         filled += bytesRead;
       }
       for (let at = 0; at < filled; at += CHUNK_SIZE, index++) {
         const end = Math.min(filled, at + CHUNK_SIZE);
-        yield { index, fileOffset: off + at, bytes: Uint8Array.prototype.slice.call(block, at, end) };
+        const bytes = shared ? block.subarray(at, end) : Uint8Array.prototype.slice.call(block, at, end);
+        yield { index, fileOffset: off + at, bytes };
       }
-      if (filled < READ_BLOCK) return;
+      if (filled < READ_BLOCK_SIZE) return;
     }
   } finally {
     await close();

@@ -80,7 +80,9 @@ export class EvtxParse implements AsyncIterable<ParsedRecord> {
     if (this.started) throw new TaeError('INVALID_ARGUMENT', 'a parse can be iterated only once');
     this.started = true;
     const o = resolve(this.options);
-    const walk = await walkChunks(this.source);
+    const pooled = this.options.pool !== undefined || o.threads > 0;
+    // Inline decoding is done with each chunk before reading the next: no copies needed.
+    const walk = await walkChunks(this.source, { shared: !pooled });
     this.header = walk.header;
     this.note(walk.diagnostics);
     const options: DecodeOptions = {
