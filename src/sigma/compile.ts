@@ -1,0 +1,80 @@
+/** One YAML document to a typed, compiled detection rule, correlation or filter. */
+import { buildCorrelation } from './correlation.js';
+import { compileDetection, parseDetection } from './detection.js';
+import { fail } from './diagnostics.js';
+import { contextOf } from './event.js';
+import { readLogSource, readMeta } from './metadata.js';
+import type { SigmaDocument, SigmaFilter, SigmaRule } from './model.js';
+import type { PlaceholderValues } from './modifiers/index.js';
+import { isYamlList, isYamlMap, type YamlMap } from './yaml.js';
+
+export interface BuildOptions {
+  readonly placeholders: PlaceholderValues;
+}
+
+function buildRule(doc: YamlMap, source: string, document: number, options: BuildOptions): SigmaRule {
+  const meta = readMeta(doc, source, document);
+  const logsource = readLogSource(doc.get('logsource'));
+  const section = doc.get('detection');
+  if (!isYamlMap(section)) fail('detection.invalid', "'detection' must be a map");
+  const detection = parseDetection(section, 'detection');
+  const predicate = compileDetection(detection, options);
+  const stats = { evaluations: 0, matches: 0, nanoseconds: 0 };
+  return {
+    ...meta,
+    kind: 'rule',
+    logsource,
+    detection,
+    stats,
+    matches(event) {
+      stats.evaluations++;
+      const hit = predicate(contextOf(event));
+      if (hit) stats.matches++;
+      return hit;
+    },
+  };
+}
+
+/** Filters (§1.9) follow pySigma: `rules` is required, one condition, ANDed with the rule's. */
+function buildFilter(doc: YamlMap, source: string, document: number, options: BuildOptions): SigmaFilter {
+  const meta = readMeta(doc, source, document);
+  const logsource = readLogSource(doc.get('logsource'));
+  const section = doc.get('filter');
+  if (!isYamlMap(section)) fail('filter.invalid', "'filter' must be a map");
+  if (!section.has('rules'))
+    fail('filter.invalid', "a filter needs 'rules' (a list of rule ids or names, or any)");
+  const rulesValue = section.get('rules');
+  let rules: readonly string[] | 'any';
+  if (rulesValue === 'any' || rulesValue === null) rules = 'any';
+  else if (typeof rulesValue === 'string') rules = [rulesValue];
+  else if (isYamlList(rulesValue) && rulesValue.every((r) => typeof r === 'string'))
+    rules = rulesValue.length === 0 ? 'any' : (rulesValue as string[]);
+  else fail('filter.invalid', "'rules' must be a list of rule ids or names, or any");
+  const condition = section.get('condition');
+  if (isYamlList(condition) && condition.length !== 1)
+    fail('filter.invalid', 'a filter has exactly one condition');
+  const detection = parseDetection(section, 'filter', ['rules']);
+  const predicate = compileDetection(detection, options);
+  return {
+    ...meta,
+    kind: 'filter',
+    logsource,
+    rules,
+    detection,
+    matches: (event) => predicate(contextOf(event)),
+  };
+}
+
+export function buildDocument(
+  doc: YamlMap,
+  source: string,
+  document: number,
+  options: BuildOptions,
+): SigmaDocument {
+  if (doc.has('correlation')) return buildCorrelation(doc, source, document);
+  if (doc.has('filter') && !doc.has('detection')) return buildFilter(doc, source, document, options);
+  if (!doc.has('detection') && !doc.has('logsource'))
+    fail('rule.unknown_type', 'the document has none of detection, correlation or filter');
+  if (!doc.has('detection')) fail('rule.missing_field', "'detection' is required");
+  return buildRule(doc, source, document, options);
+}

@@ -1,0 +1,126 @@
+/**
+ * The `detection` section: parsed into a plain model (kept on the rule, so a later logsource
+ * mapping can rename fields and recompile, and variants can be rendered back), then compiled
+ * into closures.
+ */
+import { bindCondition, type Predicate } from './condition/evaluate.js';
+import { type Condition, parseCondition } from './condition/parse.js';
+import { fail } from './diagnostics.js';
+import type { EvalContext } from './event.js';
+import { allTests, anyTest, compileValue, type Test } from './matchers.js';
+import { applyModifiers, MODIFIERS, type PlaceholderValues } from './modifiers/index.js';
+import { fromYaml, type SigmaType } from './values.js';
+import {
+  isYamlList,
+  isYamlMap,
+  isYamlScalar,
+  type YamlMap,
+  type YamlScalar,
+  type YamlValue,
+} from './yaml.js';
+
+export interface DetectionItem {
+  /** `null` for a keyword item (a list of values, or a `'|all'`-style field-less key). */
+  readonly field: string | null;
+  readonly modifiers: readonly string[];
+  /** As written; an empty list in the rule is stored as `[null]` (pySigma's reading). */
+  readonly values: readonly YamlScalar[];
+}
+
+export type DetectionNode =
+  /** A map: every item must match. */
+  | { readonly kind: 'all'; readonly items: readonly DetectionItem[] }
+  /** A list (of maps, or of keywords): any member may match. */
+  | { readonly kind: 'any'; readonly nodes: readonly DetectionNode[] };
+
+export interface Detection {
+  readonly identifiers: ReadonlyMap<string, DetectionNode>;
+  /** The condition(s) as written; several are OR'ed. */
+  readonly conditions: readonly string[];
+  readonly condition: Condition;
+}
+
+function parseItem(key: string, value: YamlValue): DetectionItem {
+  const [field = '', ...modifiers] = key.split('|');
+  let values: YamlScalar[];
+  if (isYamlList(value)) {
+    if (!value.every(isYamlScalar))
+      fail('value.invalid_type', `the values of '${key}' must be scalars, not maps or lists`);
+    values = value.length === 0 ? [null] : [...value];
+  } else if (isYamlScalar(value)) values = [value];
+  else fail('value.invalid_type', `the value of '${key}' must be a scalar or a list of scalars, not a map`);
+  return { field: field === '' ? null : field, modifiers, values };
+}
+
+function parseNode(name: string, def: YamlValue): DetectionNode {
+  if (isYamlMap(def)) {
+    if (def.size === 0) fail('detection.invalid', `search identifier '${name}' is an empty map`);
+    return { kind: 'all', items: [...def].map(([k, v]) => parseItem(k, v)) };
+  }
+  if (isYamlList(def)) {
+    if (def.length === 0) fail('detection.invalid', `search identifier '${name}' is an empty list`);
+    const keywords = def.filter(isYamlScalar);
+    const nodes = def.filter((d) => !isYamlScalar(d)).map((d) => parseNode(name, d));
+    if (keywords.length > 0)
+      nodes.unshift({ kind: 'all', items: [{ field: null, modifiers: [], values: keywords }] });
+    return nodes.length === 1 ? nodes[0]! : { kind: 'any', nodes };
+  }
+  if (def === null || def === '') fail('detection.invalid', `search identifier '${name}' is empty`);
+  return { kind: 'all', items: [{ field: null, modifiers: [], values: [def] }] };
+}
+
+/** `reserved` names keys of the section that are not search identifiers (a filter's `rules`). */
+export function parseDetection(section: YamlMap, where: string, reserved: readonly string[] = []): Detection {
+  const identifiers = new Map<string, DetectionNode>();
+  let conditions: string[] | undefined;
+  for (const [key, def] of section) {
+    if (key === 'condition') {
+      const list = isYamlList(def) ? def : [def];
+      if (list.length === 0 || !list.every((c) => typeof c === 'string'))
+        fail('condition.syntax', `${where}.condition must be a string or a list of strings`);
+      conditions = list as string[];
+    } else if (!reserved.includes(key)) identifiers.set(key, parseNode(key, def));
+  }
+  if (conditions === undefined) fail('rule.missing_field', `${where} has no condition`);
+  const parsed = conditions.map(parseCondition);
+  const condition: Condition = parsed.length === 1 ? parsed[0]! : { kind: 'or', args: parsed };
+  return { identifiers, conditions, condition };
+}
+
+export interface CompileOptions {
+  readonly placeholders: PlaceholderValues;
+  /** Rewrites a rule field into the event's (a logsource mapping's hook). */
+  readonly fieldName?: (field: string) => string;
+}
+
+const isValueModifier = (name: string): boolean => MODIFIERS[name]?.kind === 'value';
+
+function compileItem(item: DetectionItem, options: CompileOptions): Test {
+  const field = item.field === null ? null : (options.fieldName?.(item.field) ?? item.field);
+  const initial = item.values.map((v) => fromYaml(v) as SigmaType);
+  if (field === null && initial.some((v) => v.kind === 'null'))
+    fail('value.invalid_type', 'a keyword cannot be null');
+  // A bare keyword is a substring search over the whole event (§1.2).
+  const bareKeyword = field === null && !item.modifiers.some(isValueModifier);
+  const names = bareKeyword ? [...item.modifiers, 'contains'] : item.modifiers;
+  const modified = applyModifiers(field, names, initial, options.placeholders);
+  const values = modified.values;
+  const tests = values.map((v) => compileValue(v, field));
+  const combined = modified.all ? allTests(tests) : anyTest(tests);
+  return modified.negated ? (ctx) => !combined(ctx) : combined;
+}
+
+function compileNode(node: DetectionNode, options: CompileOptions): Test {
+  switch (node.kind) {
+    case 'all':
+      return allTests(node.items.map((i) => compileItem(i, options)));
+    case 'any':
+      return anyTest(node.nodes.map((n) => compileNode(n, options)));
+  }
+}
+
+export function compileDetection(detection: Detection, options: CompileOptions): Predicate<EvalContext> {
+  const bound = new Map<string, Test>();
+  for (const [name, node] of detection.identifiers) bound.set(name, compileNode(node, options));
+  return bindCondition(detection.condition, bound);
+}

@@ -1,0 +1,61 @@
+/**
+ * Why a rule did not load. The codes form a closed set so that callers (and the corpus
+ * report) group by code, never by message text.
+ */
+export const DIAGNOSTIC_CODES = [
+  'input.too_large',
+  'yaml.syntax',
+  'yaml.alias',
+  'yaml.depth',
+  'rule.not_mapping',
+  'rule.unknown_type',
+  'rule.missing_field',
+  'rule.invalid_field',
+  'detection.invalid',
+  'condition.syntax',
+  'condition.aggregation',
+  'condition.unknown_identifier',
+  'condition.empty_selector',
+  'modifier.unknown',
+  'modifier.invalid_combination',
+  'value.invalid_type',
+  'value.wildcard',
+  'value.too_many_variants',
+  'value.invalid_regex',
+  'value.invalid_cidr',
+  'placeholder.unresolved',
+  'correlation.invalid',
+  'filter.invalid',
+  'internal',
+] as const;
+
+export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
+
+export interface RuleDiagnostic {
+  /** The file name or label the caller gave `loadRules`. */
+  readonly source: string;
+  /** 0-based index of the YAML document in the file. */
+  readonly document?: number;
+  readonly ruleId?: string;
+  readonly title?: string;
+  readonly code: DiagnosticCode;
+  readonly message: string;
+}
+
+/**
+ * Thrown while one document is being built and caught by the loader, which turns it into a
+ * diagnostic for that document only: the first error of a rule is enough to reject it.
+ */
+export class RuleError extends Error {
+  override readonly name = 'RuleError';
+  constructor(
+    readonly code: DiagnosticCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function fail(code: DiagnosticCode, message: string): never {
+  throw new RuleError(code, message);
+}

@@ -1,0 +1,44 @@
+/** Sigma rules: loading (YAML text → typed, compiled documents) and evaluation over events. */
+
+export { bindCondition, selectNames } from './condition/evaluate.js';
+export { type Condition, parseCondition } from './condition/parse.js';
+export { parseTimespan } from './correlation.js';
+export type { Detection, DetectionItem, DetectionNode } from './detection.js';
+export { DIAGNOSTIC_CODES, type DiagnosticCode, type RuleDiagnostic } from './diagnostics.js';
+export {
+  contextOf,
+  EvalContext,
+  eventFromNested,
+  eventFromObject,
+  type SigmaEvent,
+  type SigmaScalar,
+  type SigmaValue,
+} from './event.js';
+export { type LoadOptions, type LoadResult, loadRules } from './load.js';
+export {
+  COMPARE_OPS,
+  CORRELATION_TYPES,
+  type CorrelationCondition,
+  type CorrelationOp,
+  type CorrelationType,
+  LEVELS,
+  type LogSource,
+  type RelatedRule,
+  type RuleMeta,
+  type RuleStats,
+  type SigmaCorrelation,
+  type SigmaDocument,
+  type SigmaFilter,
+  type SigmaLevel,
+  type SigmaRule,
+  type SigmaStatus,
+  STATUSES,
+} from './model.js';
+export {
+  base64OffsetVariants,
+  MODIFIERS,
+  type PlaceholderValues,
+  windashVariants,
+} from './modifiers/index.js';
+export { ANY, ONE, type Part, parseSigmaString, toSigmaText } from './wildcard.js';
+export { type YamlMap, YamlNumber, type YamlScalar, type YamlValue } from './yaml.js';

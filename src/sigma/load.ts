@@ -1,0 +1,98 @@
+/**
+ * `loadRules`: file text in, typed documents and diagnostics out. It never throws for one
+ * bad rule; each document fails alone, with the first reason found.
+ */
+import { buildDocument } from './compile.js';
+import { type RuleDiagnostic, RuleError } from './diagnostics.js';
+import type { SigmaCorrelation, SigmaFilter, SigmaRule } from './model.js';
+import type { PlaceholderValues } from './modifiers/index.js';
+import { DEFAULT_MAX_CHARS, isYamlMap, parseYaml, splitDocuments, type YamlValue } from './yaml.js';
+
+export interface LoadOptions {
+  /** Values for `|expand` placeholders, by name without the `%`s. */
+  readonly placeholders?: PlaceholderValues;
+  /** Largest rule text accepted, in characters (default 1 MiB). */
+  readonly maxChars?: number;
+}
+
+export interface LoadResult {
+  readonly rules: SigmaRule[];
+  readonly correlations: SigmaCorrelation[];
+  readonly filters: SigmaFilter[];
+  readonly diagnostics: RuleDiagnostic[];
+}
+
+function identity(doc: YamlValue): { ruleId?: string; title?: string } {
+  if (!isYamlMap(doc)) return {};
+  const id = doc.get('id');
+  const title = doc.get('title');
+  return {
+    ...(typeof id === 'string' ? { ruleId: id } : {}),
+    ...(typeof title === 'string' ? { title } : {}),
+  };
+}
+
+/** The documents of a file, each either parsed or the reason it could not be. */
+function documentsOf(
+  text: string,
+  source: string,
+  maxChars: number,
+  diagnostics: RuleDiagnostic[],
+): YamlValue[] {
+  const whole = parseYaml(text, maxChars);
+  if (whole.ok) return [...whole.documents];
+  const parts = whole.code === 'yaml.syntax' ? splitDocuments(text) : [];
+  if (parts.length <= 1) {
+    diagnostics.push({ source, code: whole.code, message: whole.message });
+    return [];
+  }
+  // One broken document should not hide its neighbours: parse them one by one.
+  const out: YamlValue[] = [];
+  parts.forEach((part, i) => {
+    const one = parseYaml(part, maxChars);
+    if (one.ok) out.push(...one.documents);
+    else {
+      diagnostics.push({ source, document: i, code: one.code, message: one.message });
+      out.push(null);
+    }
+  });
+  return out;
+}
+
+export function loadRules(text: string, source: string, options: LoadOptions = {}): LoadResult {
+  const result: LoadResult = { rules: [], correlations: [], filters: [], diagnostics: [] };
+  const placeholders = options.placeholders ?? {};
+  const documents = documentsOf(text, source, options.maxChars ?? DEFAULT_MAX_CHARS, result.diagnostics);
+  documents.forEach((doc, document) => {
+    if (doc === null) return;
+    if (!isYamlMap(doc)) {
+      result.diagnostics.push({
+        source,
+        document,
+        code: 'rule.not_mapping',
+        message: 'a rule must be a YAML map',
+      });
+      return;
+    }
+    try {
+      const built = buildDocument(doc, source, document, { placeholders });
+      switch (built.kind) {
+        case 'rule':
+          result.rules.push(built);
+          break;
+        case 'correlation':
+          result.correlations.push(built);
+          break;
+        case 'filter':
+          result.filters.push(built);
+          break;
+      }
+    } catch (e) {
+      // Anything but a RuleError is our bug; it is still reported against this rule alone.
+      const [code, message] =
+        e instanceof RuleError ? [e.code, e.message] : (['internal', String(e)] as const);
+      result.diagnostics.push({ source, document, ...identity(doc), code, message });
+    }
+  });
+  return result;
+}
