@@ -4,11 +4,23 @@
  * service interface prescribes; the HTTP adapter serialises them without logic.
  */
 export const ERROR_CODES = {
+  /** A bad option or request field (the spec's 400s: `Invalid test data format`, …). */
   INVALID_ARGUMENT: 400,
   INPUT_UNREADABLE: 400,
+  UNAUTHORIZED: 401,
+  /** An encryption key is required (private job or file). */
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  TIMEOUT: 408,
+  TOO_LARGE: 413,
   NOT_EVTX: 422,
+  /** The spec's 422s: `Rule is required`, `Validation failed`. */
+  VALIDATION_FAILED: 422,
+  RATE_LIMITED: 429,
   CANCELLED: 499,
   INTERNAL: 500,
+  /** A native package (YARA-X, SQLite) has no binary for this platform. */
+  NATIVE_UNAVAILABLE: 501,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
