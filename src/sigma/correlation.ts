@@ -137,6 +137,8 @@ function temporalExpression(
   expression: string,
   rules: readonly string[],
 ): { expression: string; tree: Condition } {
+  if (rules.length > 31)
+    fail('correlation.invalid', 'a boolean temporal condition can combine at most 31 rules');
   const tree = parseCondition(expression);
   for (const n of referencedNames(tree, rules))
     if (!rules.includes(n)) fail('condition.unknown_identifier', `'${n}' is not among the correlated rules`);

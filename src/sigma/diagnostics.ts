@@ -25,6 +25,12 @@ export const DIAGNOSTIC_CODES = [
   'value.invalid_cidr',
   'placeholder.unresolved',
   'correlation.invalid',
+  /** A correlation names a rule or correlation that is not loaded. */
+  'correlation.reference',
+  /** Correlations that reference each other in a loop. */
+  'correlation.cycle',
+  /** More base matches than the engine keeps for correlation. */
+  'correlation.limit',
   'filter.invalid',
   'internal',
 ] as const;

@@ -2,6 +2,15 @@
 
 export { bindCondition, selectNames } from './condition/evaluate.js';
 export { type Condition, parseCondition } from './condition/parse.js';
+export {
+  type BaseMatch,
+  type CorrelateOptions,
+  type CorrelateResult,
+  type CorrelationHit,
+  correlate,
+  type RuleRef,
+  reportsStandalone,
+} from './correlate/index.js';
 export { parseTimespan } from './correlation.js';
 export type { Detection, DetectionItem, DetectionNode } from './detection.js';
 export { DIAGNOSTIC_CODES, type DiagnosticCode, type RuleDiagnostic } from './diagnostics.js';
