@@ -15,8 +15,12 @@ const ALLOWED: Record<string, readonly string[]> = {
   lookup: ['errors'],
   yara: ['errors', 'native'],
   rules: ['errors', 'sigma', 'yara', 'native'],
-  cli: ['errors', 'evtx', 'parse', 'sigma', 'yara', 'rules', 'lookup'],
-  '.': ['errors', 'evtx', 'parse', 'sigma', 'yara', 'rules', 'lookup', 'cli'],
+  crypto: ['errors'],
+  store: ['errors', 'crypto', 'native'],
+  jobs: ['errors', 'store', 'crypto', 'evtx', 'parse', 'sigma', 'yara', 'rules'],
+  service: ['errors', 'store', 'crypto', 'jobs', 'evtx', 'parse', 'sigma', 'yara', 'rules', 'lookup'],
+  cli: ['errors', 'evtx', 'parse', 'sigma', 'yara', 'rules', 'lookup', 'service'],
+  '.': ['errors', 'evtx', 'parse', 'sigma', 'yara', 'rules', 'lookup', 'crypto', 'store', 'jobs', 'service', 'cli'],
 };
 /** Node built-ins a pure module must not touch (node:crypto's randomBytes and zlib's crc32 are pure). */
 const IO_MODULES = [
