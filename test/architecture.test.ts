@@ -15,12 +15,39 @@ const ALLOWED: Record<string, readonly string[]> = {
   lookup: ['errors'],
   yara: ['errors', 'native'],
   rules: ['errors', 'sigma', 'yara', 'native'],
+  analysis: ['errors', 'evtx', 'sigma', 'lookup'],
   crypto: ['errors'],
   store: ['errors', 'crypto', 'native'],
-  jobs: ['errors', 'store', 'crypto', 'evtx', 'parse', 'sigma', 'yara', 'rules'],
-  service: ['errors', 'store', 'crypto', 'jobs', 'evtx', 'parse', 'sigma', 'yara', 'rules', 'lookup'],
+  jobs: ['errors', 'store', 'crypto', 'evtx', 'parse', 'sigma', 'yara', 'rules', 'analysis'],
+  service: [
+    'errors',
+    'store',
+    'crypto',
+    'jobs',
+    'evtx',
+    'parse',
+    'sigma',
+    'yara',
+    'rules',
+    'lookup',
+    'analysis',
+  ],
   cli: ['errors', 'evtx', 'parse', 'sigma', 'yara', 'rules', 'lookup', 'service'],
-  '.': ['errors', 'evtx', 'parse', 'sigma', 'yara', 'rules', 'lookup', 'crypto', 'store', 'jobs', 'service', 'cli'],
+  '.': [
+    'errors',
+    'evtx',
+    'parse',
+    'sigma',
+    'yara',
+    'rules',
+    'lookup',
+    'analysis',
+    'crypto',
+    'store',
+    'jobs',
+    'service',
+    'cli',
+  ],
 };
 /** Node built-ins a pure module must not touch (node:crypto's randomBytes and zlib's crc32 are pure). */
 const IO_MODULES = [
@@ -31,7 +58,7 @@ const IO_MODULES = [
   'node:child_process',
   'node:worker_threads',
 ];
-const PURE = new Set(['evtx', 'errors', 'sigma', 'lookup']);
+const PURE = new Set(['evtx', 'errors', 'sigma', 'lookup', 'analysis']);
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
