@@ -3,7 +3,10 @@
  * main thread, 1 and 2 workers, against libevtx's evtxexport, @ts-evtx/core and python-evtx
  * measured in the same run; and peak memory on a 1 GB generated file. One JSON object per
  * line on stdout; the last line holds the ratios. Options: --runs N, --only NAME, --skip-peers.
+ * The other subsystems have their own scripts (`bench/<name>.ts`, one JSON object per line),
+ * run here one after another in child processes so that their heaps do not meet.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +28,8 @@ const CLI = join(import.meta.dirname, '..', 'dist', 'src', 'cli', 'main.js');
 const BIG = join(EVTX_DIR, 'bench', 'corpus-chunks-81MB.evtx');
 const BIG_RECORDS = 39269;
 const results: Record<string, number | string | null> = {};
+/** Benches with their own script under bench/, selected with --only NAME like the others. */
+const SUBSYSTEMS = ['sigma', 'yara', 'lookup', 'analysis', 'search', 'service'];
 
 function emit(o: Record<string, unknown>): void {
   console.log(JSON.stringify(o));
@@ -247,4 +252,12 @@ if (!hasCorpus) console.error(`bench: corpus not found at ${EVTX_DIR}; only the 
 if (hasCorpus && want('decode')) await decodeBench();
 if (hasCorpus && want('corpus')) await corpusBench();
 if (want('memory')) await memoryBench();
+for (const name of SUBSYSTEMS) {
+  const script = join(import.meta.dirname, `${name}.ts`);
+  if (!want(name) || !existsSync(script)) continue;
+  const r = spawnSync(process.execPath, ['--import', 'tsx', script], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (r.status !== 0) results[`${name}_failed`] = `exit ${r.status ?? r.signal}`;
+}
 emit({ summary: results });
