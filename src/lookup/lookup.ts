@@ -1,0 +1,29 @@
+/** `POST /analysis/lookup` as a function: validate, match, rank, page. */
+import { invalidOption } from '../errors/index.js';
+import { builtinLookupDataset, LookupDataset } from './dataset.js';
+import type { LookupResult } from './types.js';
+import { validateLookupRequest } from './validate.js';
+
+export interface LookupOptions {
+  /** The data to search (default: the built-in dataset). */
+  readonly dataset?: LookupDataset;
+}
+
+/**
+ * Looks up event ids or Windows file names. `request` is the endpoint body, untrusted.
+ * Throws `TaeError` 400 `Unknown lookup module` or 422 `Validation failed` (plain-text bodies).
+ * A page past the last result returns the columns and no rows.
+ */
+export function lookup(request: unknown, options: LookupOptions = {}): LookupResult {
+  if (typeof options !== 'object' || options === null) throw invalidOption('options', 'an object', options);
+  if (options.dataset !== undefined && !(options.dataset instanceof LookupDataset))
+    throw invalidOption('dataset', 'a LookupDataset (createLookupDataset)', options.dataset);
+  const query = validateLookupRequest(request);
+  const table = (options.dataset ?? builtinLookupDataset()).tables[query.module];
+  const start = (query.page - 1) * query.show;
+  const rows = table
+    .match(query)
+    .slice(start, start + query.show)
+    .map((i) => [...(table.rows[i] as readonly string[])]);
+  return { columns: [...table.columns], rows };
+}
