@@ -3,6 +3,7 @@
 import { Command, CommanderError } from 'commander';
 import { isTaeError } from '../errors/index.js';
 import { parseCommand } from './parse-command.js';
+import { rulesCommand } from './rules-command.js';
 
 export const EXIT = { OK: 0, FINDINGS: 1, USAGE: 2, INPUT: 3, INTERNAL: 4 } as const;
 
@@ -17,6 +18,7 @@ async function main(argv: string[]): Promise<number> {
   parseCommand(program, (code) => {
     exitCode = code;
   });
+  rulesCommand(program);
   try {
     await program.parseAsync(argv);
     return exitCode;

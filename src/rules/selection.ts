@@ -1,0 +1,89 @@
+/** Rules for community runs: every variant of the selected packs and names, loaded or as YARA sources. */
+
+import { invalidOption, TaeError } from '../errors/index.js';
+import { type LoadResult, loadRules, type PlaceholderValues } from '../sigma/index.js';
+import { isRuleName, NOT_FOUND_MESSAGE } from './names.js';
+import type { RuleStore, RuleTextRow } from './store.js';
+import type {
+  PackDiagnostic,
+  RuleKind,
+  RuleOrigin,
+  RuleSelection,
+  YaraChecker,
+  YaraRuleSource,
+} from './types.js';
+import { checkYaraRows } from './yara-check.js';
+
+export interface SigmaRuleSet extends LoadResult {
+  /** Each loaded document's `source` (`<pack>:<path>`) → the file it came from. */
+  readonly origins: ReadonlyMap<string, RuleOrigin>;
+}
+
+export interface YaraSourceSet {
+  /** Files to compile together, in precedence order; files the checker rejected are left out. */
+  readonly sources: readonly YaraRuleSource[];
+  /** One `yara.compile` diagnostic per file left out, with the compiler's message. */
+  readonly diagnostics: readonly PackDiagnostic[];
+  /** False when no checker is wired: nothing was compile-checked or left out. */
+  readonly checked: boolean;
+}
+
+export const sourceLabel = (row: { pack: string; path: string }) => `${row.pack}:${row.path}`;
+
+function selectedRows(store: RuleStore, kind: RuleKind, selection: RuleSelection): RuleTextRow[] {
+  const { packs, names } = selection;
+  if (packs !== undefined) {
+    if (!Array.isArray(packs)) throw invalidOption('packs', 'an array of pack names', packs);
+    const known = new Set(store.packs().map((p) => p.name));
+    const unknown = packs.find((p) => !known.has(p));
+    if (unknown !== undefined) throw invalidOption('packs', 'names of indexed packs', unknown);
+  }
+  if (names !== undefined && (!Array.isArray(names) || !names.every(isRuleName)))
+    throw invalidOption('names', 'an array of rule names', names);
+  const rows = store.rulesWithText(kind, selection);
+  if (names !== undefined) {
+    const found = new Set(rows.map((r) => r.name));
+    const missing = names.filter((n) => !found.has(n));
+    if (missing.length > 0)
+      throw new TaeError('NOT_FOUND', NOT_FOUND_MESSAGE, {
+        context: { kind, missing: missing.slice(0, 20).join(', ') },
+      });
+  }
+  return rows;
+}
+
+export function sigmaRuleSet(
+  store: RuleStore,
+  selection: RuleSelection,
+  placeholders: PlaceholderValues,
+): SigmaRuleSet {
+  const out: SigmaRuleSet = { rules: [], correlations: [], filters: [], diagnostics: [], origins: new Map() };
+  const origins = out.origins as Map<string, RuleOrigin>;
+  for (const row of selectedRows(store, 'sigma', selection)) {
+    const source = sourceLabel(row);
+    const loaded = loadRules(row.text, source, { placeholders });
+    out.rules.push(...loaded.rules);
+    out.correlations.push(...loaded.correlations);
+    out.filters.push(...loaded.filters);
+    out.diagnostics.push(...loaded.diagnostics);
+    origins.set(source, { kind: 'sigma', name: row.name, pack: row.pack, path: row.path });
+  }
+  return out;
+}
+
+export function yaraSourceSet(
+  store: RuleStore,
+  selection: RuleSelection,
+  checker: YaraChecker | undefined,
+): YaraSourceSet {
+  let rows = selectedRows(store, 'yara', selection);
+  if (checker !== undefined) rows = checkYaraRows(store, checker, rows);
+  const sources: YaraRuleSource[] = [];
+  const diagnostics: PackDiagnostic[] = [];
+  for (const row of rows) {
+    if (checker !== undefined && row.yara_error !== null)
+      diagnostics.push({ pack: row.pack, path: row.path, code: 'yara.compile', message: row.yara_error });
+    else sources.push({ kind: 'yara', name: row.name, pack: row.pack, path: row.path, text: row.text });
+  }
+  return { sources, diagnostics, checked: checker !== undefined };
+}
