@@ -32,6 +32,16 @@ export const DIAGNOSTIC_CODES = [
   /** More base matches than the engine keeps for correlation. */
   'correlation.limit',
   'filter.invalid',
+  /** The filter names no loaded rule, or none whose logsource it covers. */
+  'filter.unused',
+  /** Logsource mapping (`logsource/`): not a Windows event log (linux, aws, proxy, webserver…). */
+  'logsource.not_applicable',
+  /** A Windows log source with no EVTX channel (file_access/file_rename are ETW-only). */
+  'logsource.unsupported',
+  /** A category or service the mapping table does not know: reported, never guessed. */
+  'logsource.unknown',
+  /** Every variant was dropped: the rule needs fields its mapped events never carry. */
+  'logsource.fields_unavailable',
   'internal',
 ] as const;
 

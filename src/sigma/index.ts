@@ -12,6 +12,18 @@ export {
   reportsStandalone,
 } from './correlate/index.js';
 export { parseTimespan } from './correlation.js';
+export {
+  dataMatcher,
+  detectionMatcher,
+  MAX_TEST_DATA_BYTES,
+  MAX_TEST_EVENTS,
+  type RunSigmaOptions,
+  runSigma,
+  type SigmaDataRequest,
+  type SigmaDataResponse,
+  type SigmaDataResult,
+  type SigmaMatcher,
+} from './data/index.js';
 export type { Detection, DetectionItem, DetectionNode } from './detection.js';
 export { DIAGNOSTIC_CODES, type DiagnosticCode, type RuleDiagnostic } from './diagnostics.js';
 export {
@@ -23,7 +35,27 @@ export {
   type SigmaScalar,
   type SigmaValue,
 } from './event.js';
+export { EvtxSigmaEvent, SYSTEM_FIELDS, sigmaEventFromEvtx } from './evtx-event.js';
 export { type LoadOptions, type LoadResult, loadRules } from './load.js';
+export {
+  CATEGORIES,
+  type ChannelRef,
+  conditionText,
+  type DroppedVariant,
+  type EventSelector,
+  FIELD_MAPS,
+  type FieldMap,
+  type FieldMapName,
+  type FieldTranslation,
+  filterApplies,
+  type MappingOptions,
+  mapRule,
+  type ProviderRef,
+  type RuleMapping,
+  type RuleVariant,
+  SERVICES,
+  type SourceRow,
+} from './logsource/index.js';
 export {
   COMPARE_OPS,
   CORRELATION_TYPES,
@@ -49,5 +81,16 @@ export {
   type PlaceholderValues,
   windashVariants,
 } from './modifiers/index.js';
+export {
+  compileRuleSet,
+  type RuleMatch,
+  type RuleSet,
+  type RuleSetCoverage,
+  type RuleSetInput,
+  type RuleSetOptions,
+  type RuleSetStats,
+  requiredEventIds,
+  type VariantStats,
+} from './ruleset/index.js';
 export { ANY, ONE, type Part, parseSigmaString, toSigmaText } from './wildcard.js';
 export { type YamlMap, YamlNumber, type YamlScalar, type YamlValue } from './yaml.js';

@@ -60,8 +60,12 @@ function valueCount(): Accumulator {
 function valueSum(): Accumulator {
   let sum = 0;
   return {
-    add: (e) => void (sum += numberOf(e.value) ?? 0),
-    remove: (e) => void (sum -= numberOf(e.value) ?? 0),
+    add: (e) => {
+      sum += numberOf(e.value) ?? 0;
+    },
+    remove: (e) => {
+      sum -= numberOf(e.value) ?? 0;
+    },
     value: () => sum,
   };
 }

@@ -54,7 +54,10 @@ function evaluate(c: SigmaCorrelation, byRef: ReadonlyMap<string, readonly BaseM
       const values = c.groupBy.map((g) => textOf(m.event, fieldFor(c, g, rule)));
       const key = JSON.stringify(values);
       let group = groups.get(key);
-      if (group === undefined) groups.set(key, (group = { values, entries: [] }));
+      if (group === undefined) {
+        group = { values, entries: [] };
+        groups.set(key, group);
+      }
       const value = valueField === undefined ? null : textOf(m.event, fieldFor(c, valueField, rule));
       group.entries.push({ ts: m.timestamp, rule, value, recordId: m.recordId });
     }
@@ -84,7 +87,10 @@ function addRef(byRef: Map<string, BaseMatch[]>, ref: RuleRef, m: BaseMatch): vo
   for (const key of new Set([ref.id, ref.name])) {
     if (key === undefined) continue;
     let list = byRef.get(key);
-    if (list === undefined) byRef.set(key, (list = []));
+    if (list === undefined) {
+      list = [];
+      byRef.set(key, list);
+    }
     list.push(m);
   }
 }

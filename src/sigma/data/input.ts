@@ -1,0 +1,89 @@
+/**
+ * `test_data` of the Sigma data endpoint: base64 of JSON (one object, an array, or JSON lines;
+ * flat, nested, or the evtx crate's event shape) or of event-log XML, turned into events.
+ */
+import { TaeError } from '../../errors/index.js';
+import { type EvtxEvent, toEvent } from '../../evtx/index.js';
+import { eventJsonToNodes, isEventJson } from './json-event.js';
+import { xmlEvents } from './xml.js';
+
+/** Decoded size above which test data is refused (the spec leaves the maximum open). */
+export const MAX_TEST_DATA_BYTES = 10 * 1024 * 1024;
+export const MAX_TEST_EVENTS = 100_000;
+
+export type TestRecord =
+  /** Event-log data (XML or the crate's JSON): resolved like a decoded EVTX record. */
+  | { readonly kind: 'eventlog'; readonly event: EvtxEvent }
+  /** A JSON object whose values are all scalars or lists of scalars. */
+  | { readonly kind: 'flat'; readonly object: Readonly<Record<string, unknown>> }
+  /** Any other JSON object: its leaves are addressed by dotted paths. */
+  | { readonly kind: 'nested'; readonly object: Readonly<Record<string, unknown>> };
+
+const invalid = (why: string) =>
+  new TaeError('INVALID_ARGUMENT', 'Invalid test data format', { bodyFormat: 'text', context: { why } });
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+export function decodeBase64Text(value: unknown, what: string): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const compact = value.replace(/\s+/g, '');
+  if (compact.length % 4 === 1 || !BASE64.test(compact)) return undefined;
+  if (compact.length > Math.ceil((MAX_TEST_DATA_BYTES * 4) / 3) + 4)
+    throw new TaeError('TOO_LARGE', `${what} exceeds ${MAX_TEST_DATA_BYTES / 1024 / 1024} MB`, {
+      bodyFormat: 'text',
+    });
+  const bytes = Buffer.from(compact, 'base64');
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  return text.replace(/^\uFEFF/, '');
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function classify(value: unknown, index: number): TestRecord {
+  if (!isPlainObject(value)) throw invalid(`element ${index} is not a JSON object`);
+  if (isEventJson(value)) return { kind: 'eventlog', event: toEvent(eventJsonToNodes(value), index + 1) };
+  const nested = Object.values(value).some(
+    (v) => isPlainObject(v) || (Array.isArray(v) && v.some((e) => e !== null && typeof e === 'object')),
+  );
+  return nested ? { kind: 'nested', object: value } : { kind: 'flat', object: value };
+}
+
+function parseJson(text: string): unknown[] {
+  try {
+    const whole: unknown = JSON.parse(text);
+    return Array.isArray(whole) ? whole : [whole];
+  } catch {
+    // JSON lines: one object per non-empty line.
+    const out: unknown[] = [];
+    for (const line of text.split(/\r?\n/)) {
+      if (line.trim() === '') continue;
+      try {
+        out.push(JSON.parse(line));
+      } catch {
+        throw invalid('neither JSON, JSON lines nor XML');
+      }
+    }
+    return out;
+  }
+}
+
+export function parseTestData(testData: unknown): TestRecord[] {
+  const text = decodeBase64Text(testData, 'test_data');
+  if (text === undefined) throw invalid('test_data must be a base64 string');
+  const trimmed = text.trim();
+  if (trimmed === '') throw invalid('test_data is empty');
+  let records: TestRecord[];
+  if (trimmed.startsWith('<')) {
+    const events = xmlEvents(trimmed);
+    if (events === undefined || events.length === 0) throw invalid('XML without well-formed Event elements');
+    if (events.length > MAX_TEST_EVENTS) throw invalid(`more than ${MAX_TEST_EVENTS} events`);
+    records = events.map((e, i) => ({ kind: 'eventlog', event: toEvent([e], i + 1) }));
+  } else {
+    const values = parseJson(trimmed);
+    if (values.length === 0) throw invalid('no events');
+    if (values.length > MAX_TEST_EVENTS) throw invalid(`more than ${MAX_TEST_EVENTS} events`);
+    records = values.map(classify);
+  }
+  return records;
+}

@@ -1,0 +1,12 @@
+/** The rule set: mapped variants indexed by (channel, event id), evaluated per event. */
+export { type IdSet, requiredEventIds } from './event-ids.js';
+export {
+  compileRuleSet,
+  type RuleMatch,
+  type RuleSet,
+  type RuleSetCoverage,
+  type RuleSetInput,
+  type RuleSetOptions,
+  type RuleSetStats,
+  type VariantStats,
+} from './ruleset.js';

@@ -1,0 +1,482 @@
+/**
+ * The rule set: EVTX events as Sigma events, the (channel, event id) index and its literal
+ * prefilter, filters, accounting, and on the decoded corpus with every active SigmaHQ rule:
+ * no match outside its variant's channels, and indexed evaluation equal to brute force.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, test } from 'node:test';
+import { type EventDescription, writeEvtx } from '../fixtures/evtx-writer/index.js';
+import { TaeError } from '../src/errors/index.js';
+import type { EvtxEvent } from '../src/evtx/index.js';
+import { parseEvtx } from '../src/parse/index.js';
+import {
+  compileRuleSet,
+  eventFromObject,
+  loadRules,
+  type RuleSet,
+  type RuleVariant,
+  requiredEventIds,
+  type SigmaEvent,
+  type SigmaRule,
+  sigmaEventFromEvtx,
+} from '../src/sigma/index.js';
+import { CORPUS, corpusEvtxFiles, hasCorpus } from './helpers/corpus.js';
+
+const R = String.raw;
+const SYSMON = 'Microsoft-Windows-Sysmon/Operational';
+const base = { time: '2024-05-01T10:00:00.5Z', computer: 'WS1' };
+
+async function decode(events: EventDescription[]): Promise<EvtxEvent[]> {
+  const out: EvtxEvent[] = [];
+  for await (const r of parseEvtx(Buffer.from(writeEvtx(events)), { outputs: ['event'] }))
+    if (r.event) out.push(r.event);
+  return out;
+}
+
+function rules(text: string): SigmaRule[] {
+  const r = loadRules(text, 'r.yml');
+  assert.deepEqual(r.diagnostics, []);
+  return r.rules;
+}
+
+const doc = (title: string, logsource: string, detection: string) =>
+  `title: ${title}\nlogsource:\n${logsource.replace(/^/gm, '  ')}\ndetection:\n${detection.replace(/^/gm, '  ')}\n---\n`;
+
+const ev = (fields: Record<string, unknown>): SigmaEvent => eventFromObject(fields);
+const titles = (rs: RuleSet, e: SigmaEvent) => rs.match(e).map((m) => `${m.rule.title}/${m.variant.name}`);
+
+describe('EVTX events as Sigma events (§3.3)', () => {
+  test('System names, EventData, unnamed Data, UserData payload and space-less aliases resolve; System wins', async () => {
+    const [named, unnamed, userData] = await decode([
+      {
+        ...base,
+        provider: 'Microsoft-Windows-Windows Defender',
+        providerGuid: '11CD958A-C507-4EF3-B3F2-5FD9DFBD2C78',
+        eventId: 1116,
+        qualifiers: 16384,
+        version: 2,
+        level: 3,
+        task: 5,
+        opcode: 1,
+        channel: 'Microsoft-Windows-Windows Defender/Operational',
+        processId: 4,
+        threadId: 88,
+        userSid: 'S-1-5-18',
+        eventData: {
+          'Threat Name': 'EICAR',
+          Channel: 'spoofed',
+          Tags: { type: 'stringArray', value: ['a', 'b'] },
+        },
+      },
+      {
+        ...base,
+        provider: 'PowerShell',
+        eventId: 400,
+        channel: 'Windows PowerShell',
+        unnamedData: ['Available', 'HostName=ConsoleHost'],
+      },
+      {
+        ...base,
+        provider: 'Microsoft-Windows-Eventlog',
+        eventId: 1102,
+        channel: 'Security',
+        userData: { element: 'LogFileCleared', fields: { SubjectUserName: 'alice' } },
+      },
+    ]);
+    const e = sigmaEventFromEvtx(named!);
+    const expected: Record<string, unknown> = {
+      EventID: 1116,
+      Channel: 'Microsoft-Windows-Windows Defender/Operational',
+      Computer: 'WS1',
+      Provider_Name: 'Microsoft-Windows-Windows Defender',
+      Level: 3,
+      Task: 5,
+      Opcode: 1,
+      Version: 2,
+      Execution_ProcessID: 4,
+      Execution_ThreadID: 88,
+      Security_UserID: 'S-1-5-18',
+      EventID_Qualifiers: 16384,
+      TimeCreated_SystemTime: '2024-05-01T10:00:00.5000000Z',
+      EventRecordID: 1,
+      'Threat Name': 'EICAR',
+      ThreatName: 'EICAR',
+    };
+    for (const [k, v] of Object.entries(expected)) assert.equal(e.get(k), v, k);
+    assert.match(String(e.get('Provider_Guid')), /11CD958A/i);
+    assert.match(String(e.get('Keywords')), /^0x/);
+    assert.equal(
+      e.get('Channel'),
+      'Microsoft-Windows-Windows Defender/Operational',
+      'System wins over EventData',
+    );
+    assert.deepEqual(e.get('Tags'), ['a', 'b']);
+    assert.equal(e.get('Missing'), undefined);
+    assert.equal(e.has('Missing'), false);
+    assert.equal(e.get('constructor'), undefined, 'no prototype lookups');
+    assert.ok([...e.values()].includes('EICAR'));
+    const u = sigmaEventFromEvtx(unnamed!);
+    assert.deepEqual(u.get('Data'), ['Available', 'HostName=ConsoleHost']);
+    assert.ok([...u.values()].includes('HostName=ConsoleHost'));
+    assert.equal(sigmaEventFromEvtx(userData!).get('SubjectUserName'), 'alice');
+  });
+
+  test('a missing EventID (-1 from the decoder) and empty Channel read as absent', () => {
+    const e = sigmaEventFromEvtx({ ...emptyEvent(), eventId: -1, channel: '' });
+    assert.equal(e.get('EventID'), undefined);
+    assert.equal(e.get('Channel'), undefined);
+  });
+});
+
+function emptyEvent(): EvtxEvent {
+  return {
+    recordId: 1,
+    timestamp: 0,
+    timestampText: '',
+    eventId: 1,
+    qualifiers: null,
+    version: null,
+    level: null,
+    task: null,
+    opcode: null,
+    keywords: null,
+    provider: '',
+    providerGuid: null,
+    channel: SYSMON,
+    computer: '',
+    userSid: null,
+    processId: null,
+    threadId: null,
+    data: {},
+    unnamedData: [],
+    userDataName: null,
+  };
+}
+
+describe('event ids a detection requires', () => {
+  const ids = (detection: string) => {
+    const [r] = rules(doc('t', 'product: windows\nservice: security', detection));
+    const got = requiredEventIds(r!.detection);
+    return got === 'any' ? 'any' : [...got].sort((a, b) => a - b);
+  };
+
+  test('and narrows, or and selectors widen, not and modifiers leave it open', () => {
+    assert.deepEqual(ids('a:\n  EventID: 4624\n  LogonType: 3\ncondition: a'), [4624]);
+    assert.deepEqual(ids('a:\n  EventID: [4624, 4625]\nb:\n  EventID: 4625\ncondition: a and b'), [4625]);
+    assert.deepEqual(ids('a:\n  EventID: 4624\nb:\n  EventID: 4634\ncondition: a or b'), [4624, 4634]);
+    assert.deepEqual(ids("a:\n  EventID: 4624\nb:\n  X: 'y'\ncondition: a or b"), 'any');
+    assert.deepEqual(ids('a:\n  EventID: 4624\ncondition: not a'), 'any');
+    assert.deepEqual(ids('a_1:\n  EventID: 1\na_2:\n  EventID: 2\ncondition: 1 of a_*'), [1, 2]);
+    assert.deepEqual(ids("a:\n  EventID: '4688'\ncondition: a"), [4688]);
+    assert.deepEqual(ids('a:\n  EventID|gt: 4000\ncondition: a'), 'any');
+    assert.deepEqual(ids("a:\n  EventID: '46*'\ncondition: a"), 'any');
+    assert.deepEqual(ids('a:\n  - EventID: 1\n  - EventID: 2\ncondition: a'), [1, 2]);
+    assert.deepEqual(ids('a:\n  EventID: 1\nb:\n  EventID: 2\ncondition: a and b'), []);
+  });
+});
+
+describe('the rule set on generated events', () => {
+  const text =
+    doc(
+      'sysmon cmd',
+      'product: windows\ncategory: process_creation',
+      R`sel:
+  Image|endswith: '\cmd.exe'
+  CommandLine|contains: 'whoami'
+condition: sel`,
+    ) +
+    doc(
+      'logon',
+      'product: windows\nservice: security',
+      'sel:\n  EventID: 4624\n  LogonType: 10\ncondition: sel',
+    ) +
+    doc('keyword', 'product: windows', "kw:\n  - 'sekurlsa::'\ncondition: kw") +
+    doc(
+      'cased',
+      'product: windows\nservice: system',
+      "sel:\n  ImagePath|contains|cased: 'PSEXESVC'\ncondition: sel",
+    ) +
+    doc('linux', 'product: linux\ncategory: process_creation', 'sel:\n  Image: x\ncondition: sel') +
+    doc('etw', 'product: windows\ncategory: file_access', 'sel:\n  FileName: x\ncondition: sel');
+  const all = rules(text);
+
+  test('matches name the rule and the variant; unmapped rules are diagnostics counted by code', () => {
+    const rs = compileRuleSet({ rules: all });
+    assert.deepEqual(
+      titles(rs, ev({ Channel: SYSMON, EventID: 1, Image: R`C:\W\CMD.EXE`, CommandLine: 'cmd /c WHOAMI' })),
+      ['sysmon cmd/sysmon'],
+    );
+    assert.deepEqual(
+      titles(
+        rs,
+        ev({ Channel: 'Security', EventID: 4688, NewProcessName: R`C:\w\cmd.exe`, CommandLine: 'whoami' }),
+      ),
+      ['sysmon cmd/security'],
+    );
+    assert.deepEqual(titles(rs, ev({ Channel: 'Security', EventID: 4624, LogonType: '10' })), [
+      'logon/security',
+    ]);
+    assert.deepEqual(titles(rs, ev({ Channel: 'Security', EventID: 4625, LogonType: '10' })), []);
+    assert.deepEqual(titles(rs, ev({ Channel: 'Whatever', EventID: 5, x: 'run SEKURLSA::logonpasswords' })), [
+      'keyword/windows',
+    ]);
+    assert.deepEqual(titles(rs, ev({ Channel: 'System', EventID: 7045, ImagePath: R`C:\PSEXESVC.exe` })), [
+      'cased/system',
+    ]);
+    assert.deepEqual(titles(rs, ev({ Channel: 'System', EventID: 7045, ImagePath: R`C:\psexesvc.exe` })), []);
+    assert.deepEqual(rs.coverage(), {
+      rules: 6,
+      mapped: 4,
+      variants: 5,
+      droppedVariants: 0,
+      byCode: { 'logsource.not_applicable': 1, 'logsource.unsupported': 1 },
+    });
+    assert.deepEqual(
+      rs.diagnostics.map((d) => d.title),
+      ['linux', 'etw'],
+    );
+  });
+
+  test('the index offers only variants of the event channel and id (plus all-Windows ones)', () => {
+    const rs = compileRuleSet({ rules: all });
+    const names = (e: SigmaEvent) => rs.candidates(e).map((v) => `${v.rule.title}/${v.name}`);
+    assert.deepEqual(names(ev({ Channel: 'security', EventID: 4624 })), [
+      'logon/security',
+      'keyword/windows',
+    ]);
+    assert.deepEqual(names(ev({ Channel: 'Security', EventID: 4688 })), [
+      'sysmon cmd/security',
+      'keyword/windows',
+    ]);
+    assert.deepEqual(names(ev({ Channel: 'Security', EventID: 4625 })), ['keyword/windows']);
+    assert.deepEqual(names(ev({ EventID: 4624 })), ['keyword/windows']);
+    // A multi-valued Channel cannot pick a bucket: every variant is a candidate, verdicts unchanged.
+    const odd = ev({ Channel: ['Security', 'System'], EventID: 4624, LogonType: 10 });
+    assert.equal(rs.candidates(odd).length, rs.variants.length);
+    assert.deepEqual(titles(rs, odd), ['logon/security']);
+  });
+
+  test('literal anchors skip evaluations that cannot match, case-insensitively and without changing verdicts', () => {
+    const rs = compileRuleSet({ rules: all, options: { timingSample: 1 } });
+    const sysmon = (image: string, line: string) =>
+      ev({ Channel: SYSMON, EventID: 1, Image: image, CommandLine: line });
+    // The variant's anchor is one of '\cmd.exe' and 'whoami': each event below lacks one,
+    // and only the last has both.
+    assert.deepEqual(titles(rs, sysmon(R`C:\w\powershell.exe`, 'whoami')), []);
+    assert.deepEqual(titles(rs, sysmon(R`C:\W\CMD.EXE`, 'dir')), []);
+    assert.deepEqual(titles(rs, sysmon(R`C:\W\CMD.EXE`, 'x WhoAmI /all')), ['sysmon cmd/sysmon']);
+    rs.match(ev({ Channel: 'System', EventID: 1, a: 'b' }));
+    const stats = new Map(rs.stats().map((s) => [s.rule.title, s]));
+    assert.equal(stats.get('sysmon cmd')!.evaluations, 2, 'one of the three events was skipped');
+    assert.equal(stats.get('sysmon cmd')!.matches, 1);
+    assert.equal(stats.get('keyword')!.evaluations, 0, 'no event contained the keyword');
+    assert.equal(stats.get('cased')!.evaluations, 1, 'cased values give no anchor');
+    assert.ok(rs.stats().every((s) => s.nanoseconds >= 0 && s.variants.every((v) => v.errors === 0)));
+    rs.resetStats();
+    assert.ok(rs.stats().every((s) => s.evaluations === 0 && s.matches === 0 && s.nanoseconds === 0));
+  });
+
+  test('a field whose literals exceed the scanner budget leaves its largest rule unanchored, not wrong', () => {
+    const values = Array.from({ length: 12_000 }, (_, i) => `'lit${String(i).padStart(9, '0')}'`).join(', ');
+    const [huge, small] = rules(
+      doc(
+        'huge',
+        'product: windows\ncategory: ps_script',
+        `sel:\n  ScriptBlockText|contains: [${values}]\ncondition: sel`,
+      ) +
+        doc(
+          'small',
+          'product: windows\ncategory: ps_script',
+          "sel:\n  ScriptBlockText|contains: 'invoke-x'\ncondition: sel",
+        ),
+    );
+    const rs = compileRuleSet({ rules: [huge!, small!] });
+    const ps = (text: string) =>
+      ev({ Channel: 'Microsoft-Windows-PowerShell/Operational', EventID: 4104, ScriptBlockText: text });
+    assert.deepEqual(titles(rs, ps('nothing here')), []);
+    assert.deepEqual(titles(rs, ps('x LIT000011999 y')), ['huge/powershell']);
+    assert.deepEqual(titles(rs, ps('Invoke-X')), ['small/powershell']);
+    const stats = new Map(rs.stats().map((s) => [s.rule.title, s.evaluations]));
+    assert.equal(stats.get('huge'), 3, 'over budget: evaluated on every event');
+    assert.equal(stats.get('small'), 1, 'still anchored');
+  });
+
+  test('filters apply to the rules they name and cover; a filter that applies nowhere is reported', () => {
+    const filters = loadRules(
+      `title: no admins
+logsource:
+  product: windows
+  service: security
+filter:
+  rules: any
+  admins:
+    TargetUserName|startswith: 'adm_'
+  condition: not admins
+---
+title: for nothing
+logsource:
+  product: windows
+filter:
+  rules: [no-such-rule]
+  x:
+    a: b
+  condition: not x
+`,
+      'f.yml',
+    ).filters;
+    const rs = compileRuleSet({ rules: all, filters });
+    assert.deepEqual(
+      titles(rs, ev({ Channel: 'Security', EventID: 4624, LogonType: 10, TargetUserName: 'adm_x' })),
+      [],
+    );
+    assert.deepEqual(
+      titles(rs, ev({ Channel: 'Security', EventID: 4624, LogonType: 10, TargetUserName: 'bob' })),
+      ['logon/security'],
+    );
+    assert.deepEqual(
+      rs.diagnostics.filter((d) => d.code === 'filter.unused').map((d) => d.title),
+      ['for nothing'],
+    );
+  });
+
+  test('options are checked at the door', () => {
+    assert.throws(
+      () => compileRuleSet({ rules: all, options: { timingSample: -1 } }),
+      (e: unknown) =>
+        e instanceof TaeError && e.code === 'INVALID_ARGUMENT' && /timingSample/.test(e.message),
+    );
+  });
+});
+
+const SIGMA = join(CORPUS, 'sigma');
+const SKIP = hasCorpus && existsSync(SIGMA) ? false : `corpus not found at ${CORPUS}`;
+
+function activeRules(): SigmaRule[] {
+  const placeholders = JSON.parse(
+    readFileSync(join(import.meta.dirname, 'sigma-fixtures', 'placeholders.json'), 'utf8'),
+  ) as Record<string, string[]>;
+  const out: SigmaRule[] = [];
+  const walk = (d: string) => {
+    for (const f of readdirSync(d).sort()) {
+      const p = join(d, f);
+      if (statSync(p).isDirectory()) {
+        if (!/deprecated|unsupported/i.test(f)) walk(p);
+      } else if (/\.ya?ml$/.test(f))
+        out.push(...loadRules(readFileSync(p, 'utf8'), p.slice(SIGMA.length + 1), { placeholders }).rules);
+    }
+  };
+  for (const d of readdirSync(SIGMA).sort()) if (d.startsWith('rules')) walk(join(SIGMA, d));
+  return out.filter((r) => r.status !== 'deprecated' && r.status !== 'unsupported');
+}
+
+/** Whether the event is in one of the variant's channels (or is forwarded from its provider). */
+function inChannels(v: RuleVariant, e: EvtxEvent): boolean {
+  const { channels, providers } = v.selector;
+  if (channels === 'any') return true;
+  const c = e.channel.toLowerCase();
+  if (channels.some((x) => (x.prefix ? c.startsWith(x.name.toLowerCase()) : c === x.name.toLowerCase())))
+    return true;
+  return c === 'forwardedevents' && providers.some((p) => p.name.toLowerCase() === e.provider.toLowerCase());
+}
+
+describe('the rule set on the decoded corpus', { skip: SKIP }, () => {
+  const events: EvtxEvent[] = [];
+  let rs: RuleSet;
+  before(async () => {
+    for (const f of corpusEvtxFiles())
+      for await (const r of parseEvtx(f, { outputs: ['event'] })) if (r.event) events.push(r.event);
+    const placeholders = JSON.parse(
+      readFileSync(join(import.meta.dirname, 'sigma-fixtures', 'placeholders.json'), 'utf8'),
+    ) as Record<string, string[]>;
+    rs = compileRuleSet({ rules: activeRules(), options: { placeholders } });
+  });
+
+  test('every active SigmaHQ Windows rule maps or has a reason; no match lies outside its variant channels', () => {
+    const coverage = rs.coverage();
+    console.log(`  coverage: ${JSON.stringify(coverage)}`);
+    const dropped: Record<string, number> = {};
+    for (const d of rs.dropped) {
+      const why = d.message.includes('exclusion') ? 'exclusion' : 'selections';
+      dropped[why] = (dropped[why] ?? 0) + 1;
+    }
+    console.log(`  dropped 4688 variants: ${JSON.stringify(dropped)}`);
+    assert.equal(
+      coverage.byCode['logsource.unknown'],
+      undefined,
+      'every Windows category and service is known',
+    );
+    assert.ok(coverage.mapped >= 2800, `${coverage.mapped} rules mapped`);
+    let matches = 0;
+    const byVariant = new Map<string, number>();
+    for (const e of events) {
+      for (const m of rs.match(sigmaEventFromEvtx(e))) {
+        matches++;
+        byVariant.set(m.variant.name, (byVariant.get(m.variant.name) ?? 0) + 1);
+        assert.ok(inChannels(m.variant, e), `${m.rule.title}/${m.variant.name} matched in ${e.channel}`);
+      }
+    }
+    console.log(
+      `  ${events.length} events, ${matches} matches by variant: ${JSON.stringify(Object.fromEntries(byVariant))}`,
+    );
+    assert.ok(matches > 1000 && byVariant.size >= 5, 'the corpus exercises many variants');
+  });
+
+  test('indexed evaluation gives exactly the matches of brute force over every variant', () => {
+    // One event per (channel, id) pair, every 400th event, and every 10th event something matched.
+    const seen = new Map<string, number>();
+    let matched = 0;
+    const sample = events.filter((e, i) => {
+      const key = `${e.channel}\u0000${e.eventId}`;
+      const n = seen.get(key) ?? 0;
+      seen.set(key, n + 1);
+      if (n < 1 || i % 400 === 0) return true;
+      return rs.match(sigmaEventFromEvtx(e)).length > 0 && matched++ % 10 === 0;
+    });
+    let positives = 0;
+    for (const e of sample) {
+      const indexed = rs.match(sigmaEventFromEvtx(e)).map((m) => m.variant);
+      const event = sigmaEventFromEvtx(e);
+      const brute = rs.variants.filter((v) => v.matches(event));
+      assert.deepEqual(
+        indexed.map((v) => `${v.rule.title}/${v.name}`).sort(),
+        brute.map((v) => `${v.rule.title}/${v.name}`).sort(),
+        `${e.channel} ${e.eventId} record ${e.recordId}`,
+      );
+      positives += brute.length;
+    }
+    console.log(`  brute force agreed on ${sample.length} events (${positives} matches)`);
+    assert.ok(positives > 300, `${positives} matches in the sample`);
+  });
+
+  test('rendered variants of corpus rules reload with the same verdicts', () => {
+    // One matching rule per variant name, plus the first variants that match most.
+    const chosen = new Map<string, RuleVariant>();
+    for (const e of events) {
+      for (const m of rs.match(sigmaEventFromEvtx(e)))
+        if (!chosen.has(m.variant.name)) chosen.set(m.variant.name, m.variant);
+      if (chosen.size >= 8) break;
+    }
+    assert.ok(chosen.size >= 4);
+    const sigmaEvents = events.map(sigmaEventFromEvtx);
+    for (const v of chosen.values()) {
+      const back = loadRules(v.renderYaml().join('\n'), 'rendered.yml', {
+        placeholders: JSON.parse(
+          readFileSync(join(import.meta.dirname, 'sigma-fixtures', 'placeholders.json'), 'utf8'),
+        ),
+      });
+      assert.deepEqual(back.diagnostics, []);
+      const again = back.rules[0]!;
+      let hits = 0;
+      sigmaEvents.forEach((se, i) => {
+        // Every event of the variant's log source, and a sample of the others.
+        if (!v.accepts(se) && i % 25 !== 0) return;
+        const want = v.matches(se);
+        if (want) hits++;
+        assert.equal(again.matches(se), want, `${v.rule.title}/${v.name} on record ${events[i]!.recordId}`);
+      });
+      assert.ok(hits > 0);
+    }
+  });
+});
