@@ -22,7 +22,8 @@ import {
   type SigmaRule,
   sigmaEventFromEvtx,
 } from '../src/sigma/index.js';
-import { CORPUS, corpusEvtxFiles, hasCorpus } from './helpers/corpus.js';
+import { corpusEvtxFiles } from './helpers/corpus.js';
+import { activeSigmaRules, SKIP_NO_SIGMA } from './helpers/sigma-corpus.js';
 
 const R = String.raw;
 const SYSMON = 'Microsoft-Windows-Sysmon/Operational';
@@ -350,26 +351,8 @@ filter:
   });
 });
 
-const SIGMA = join(CORPUS, 'sigma');
-const SKIP = hasCorpus && existsSync(SIGMA) ? false : `corpus not found at ${CORPUS}`;
-
-function activeRules(): SigmaRule[] {
-  const placeholders = JSON.parse(
-    readFileSync(join(import.meta.dirname, 'sigma-fixtures', 'placeholders.json'), 'utf8'),
-  ) as Record<string, string[]>;
-  const out: SigmaRule[] = [];
-  const walk = (d: string) => {
-    for (const f of readdirSync(d).sort()) {
-      const p = join(d, f);
-      if (statSync(p).isDirectory()) {
-        if (!/deprecated|unsupported/i.test(f)) walk(p);
-      } else if (/\.ya?ml$/.test(f))
-        out.push(...loadRules(readFileSync(p, 'utf8'), p.slice(SIGMA.length + 1), { placeholders }).rules);
-    }
-  };
-  for (const d of readdirSync(SIGMA).sort()) if (d.startsWith('rules')) walk(join(SIGMA, d));
-  return out.filter((r) => r.status !== 'deprecated' && r.status !== 'unsupported');
-}
+const SKIP = SKIP_NO_SIGMA;
+const activeRules = () => activeSigmaRules();
 
 /** Whether the event is in one of the variant's channels (or is forwarded from its provider). */
 function inChannels(v: RuleVariant, e: EvtxEvent): boolean {
