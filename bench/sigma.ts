@@ -28,7 +28,6 @@ const compileMs = performance.now() - t;
 const coverage = ruleSet.coverage();
 emit({
   name: 'load',
-  rules: rules.length,
   loadMs: Math.round(loadMs),
   compileMs: Math.round(compileMs),
   ...coverage,
