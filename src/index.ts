@@ -1,4 +1,25 @@
 /** threat-analysis-engine: offline analysis of Windows event logs. */
+
+export {
+  type AnalysisResults,
+  type Analyzer,
+  type AnalyzerOptions,
+  CATEGORIES,
+  createAnalyzer,
+  type DescribeEvent,
+  type EventSource,
+  flattenResults,
+  IMPORTANCE,
+  INDEX_TABLE_COLUMNS,
+  type Insight,
+  type InsightType,
+  importanceOfSigma,
+  insightProblems,
+  RESULT_TYPES,
+  type ResultType,
+  type SigmaMatchInput,
+  type TimelineEntry,
+} from './analysis/index.js';
 export { type ErrorCode, isTaeError, TaeError } from './errors/index.js';
 export {
   type Diagnostic,
@@ -13,6 +34,7 @@ export {
   type XmlElement,
   type XmlNode,
 } from './evtx/index.js';
+export { LOOKUP_MODULES, type LookupDataset, type LookupResult, lookup } from './lookup/index.js';
 export {
   DecodePool,
   defaultThreads,
@@ -22,3 +44,44 @@ export {
   type ParseStats,
   parseEvtx,
 } from './parse/index.js';
+export {
+  openRuleLibrary,
+  type RuleKind,
+  type RuleLibrary,
+  type RuleLibraryOptions,
+} from './rules/index.js';
+export {
+  type Auth,
+  ENDPOINTS,
+  Engine,
+  type EngineOptions,
+  ERROR_ROWS,
+  errorResponse,
+} from './service/index.js';
+export {
+  type CorrelationHit,
+  compileRuleSet,
+  correlate,
+  type LoadResult,
+  loadRules,
+  mapRule,
+  type RuleDiagnostic,
+  type RuleMatch,
+  type RuleSet,
+  type RuleVariant,
+  runSigma,
+  type SigmaDataRequest,
+  type SigmaDataResponse,
+  type SigmaEvent,
+  type SigmaRule,
+  sigmaEventFromEvtx,
+} from './sigma/index.js';
+export {
+  type CompiledRuleSet,
+  defaultYaraEngine,
+  runYara,
+  scanFiles,
+  type YaraDataResponse,
+  YaraEngine,
+  type YaraEngineOptions,
+} from './yara/index.js';

@@ -4,7 +4,7 @@
  * no match outside its variant's channels, and indexed evaluation equal to brute force.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { type EventDescription, writeEvtx } from '../fixtures/evtx-writer/index.js';

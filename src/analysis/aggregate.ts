@@ -1,0 +1,134 @@
+/**
+ * Bounded aggregates: the analyzer keeps counts, spans and a few samples per group, never the
+ * events, and every map has a cap so hostile input (millions of distinct names) cannot grow it.
+ */
+
+/**
+ * Counts per key; keys past the cap are counted in `overflow` instead. Most groups see one to a
+ * few keys, so counts start in two small arrays and move to a Map only past eight keys: tens of
+ * thousands of groups then cost kilobytes, not megabytes.
+ */
+export class Tally {
+  private keys: string[] = [];
+  private values: number[] = [];
+  private map: Map<string, number> | null = null;
+  overflow = 0;
+  constructor(private readonly cap: number) {}
+
+  add(key: string, n = 1): void {
+    const map = this.map;
+    if (map !== null) {
+      const c = map.get(key);
+      if (c !== undefined) map.set(key, c + n);
+      else if (map.size < this.cap) map.set(key, n);
+      else this.overflow += n;
+      return;
+    }
+    const i = this.keys.indexOf(key);
+    if (i >= 0) this.values[i]! += n;
+    else if (this.keys.length >= this.cap) this.overflow += n;
+    else if (this.keys.length < 8) {
+      this.keys.push(key);
+      this.values.push(n);
+    } else {
+      this.map = new Map(this.keys.map((k, j) => [k, this.values[j]!]));
+      this.map.set(key, n);
+      this.keys = [];
+      this.values = [];
+    }
+  }
+
+  /** Distinct keys counted (not those past the cap). */
+  get size(): number {
+    return this.map?.size ?? this.keys.length;
+  }
+
+  entries(): [string, number][] {
+    return this.map !== null ? [...this.map] : this.keys.map((k, i) => [k, this.values[i]!]);
+  }
+
+  /** The `n` largest, count descending then key ascending (deterministic). */
+  top(n = Number.POSITIVE_INFINITY): [string, number][] {
+    return this.entries()
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      .slice(0, n);
+  }
+
+  get total(): number {
+    let t = this.overflow;
+    for (const [, v] of this.entries()) t += v;
+    return t;
+  }
+}
+
+/** `a (3), b (1) …+2 more`: the top entries of a tally as one cell. */
+export function topText(t: Tally, n: number): string {
+  const top = t.top(n);
+  const rest = t.size - top.length + (t.overflow > 0 ? 1 : 0);
+  const s = top.map(([k, v]) => `${k} (${v})`).join(', ');
+  return rest > 0 ? `${s} …+${rest} more` : s;
+}
+
+/** The one key alone, or the top keys with counts when there are several. */
+export function namesText(t: Tally, n: number): string {
+  const only = t.size === 1 && t.overflow === 0 ? t.top(1)[0] : undefined;
+  return only !== undefined ? only[0] : topText(t, n);
+}
+
+/** When a group of events was first and last seen, and its reference record. */
+export class Span {
+  count = 0;
+  first = Number.POSITIVE_INFINITY;
+  last = Number.NEGATIVE_INFINITY;
+  /** Record id of the earliest event (ties: the lowest record id); 0 until one has a time. */
+  firstRecord = 0;
+  /** Record id of the first event added, for groups whose events carry no time. */
+  anyRecord = 0;
+
+  add(ms: number, recordId: number): void {
+    if (this.count++ === 0) this.anyRecord = recordId;
+    if (!Number.isFinite(ms)) return;
+    if (ms < this.first || (ms === this.first && recordId < this.firstRecord)) {
+      this.first = ms;
+      this.firstRecord = recordId;
+    }
+    if (ms > this.last) this.last = ms;
+  }
+
+  get hasTime(): boolean {
+    return Number.isFinite(this.first);
+  }
+
+  get record(): number {
+    return this.hasTime ? this.firstRecord : this.anyRecord;
+  }
+}
+
+/** Up to `cap` distinct values, in the order first seen. */
+export class Samples {
+  readonly items: string[] = [];
+  constructor(private readonly cap: number) {}
+
+  add(s: string): void {
+    if (s !== '' && this.items.length < this.cap && !this.items.includes(s)) this.items.push(s);
+  }
+}
+
+/** Groups by key with a cap; keys past the cap are dropped and counted. */
+export class Groups<V> {
+  readonly map = new Map<string, V>();
+  dropped = 0;
+  constructor(private readonly cap: number) {}
+
+  get(key: string, create: () => V): V | undefined {
+    const g = this.map.get(key);
+    if (g !== undefined) return g;
+    if (this.map.size >= this.cap) {
+      this.dropped++;
+      return undefined;
+    }
+    const v = create();
+    this.map.set(key, v);
+    return v;
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * The incremental analyzer: fed every decoded event (and the job's Sigma matches and decode
+ * diagnostics), it keeps bounded aggregates and finally builds each result type's insights.
+ * Per event: one de-duplication probe, a few counter updates, one registry lookup.
+ */
+import { invalidOption } from '../errors/index.js';
+import type { Diagnostic, EvtxEvent } from '../evtx/index.js';
+import { AuthenticationBuilder } from './builders/authentication.js';
+import { NetworkBuilder } from './builders/network.js';
+import { OverviewBuilder } from './builders/overview.js';
+import { PersistenceBuilder } from './builders/persistence.js';
+import { ProcessGraphBuilder } from './builders/process-graph.js';
+import { ProcessesBuilder } from './builders/processes.js';
+import { TimelineBuilder } from './builders/timeline.js';
+import { RecordSet } from './dedup.js';
+import { EXTRACTORS, type Extractor } from './extract/index.js';
+import type { Fact, FactKind } from './facts.js';
+import type { Insight } from './insights.js';
+import { type DescribeEvent, renderMessage } from './message.js';
+import { TwinIndex } from './twins.js';
+import {
+  type Builder,
+  type EventSource,
+  RESULT_TYPES,
+  type ResultType,
+  type SigmaMatchInput,
+} from './types.js';
+
+export interface AnalyzerOptions {
+  /** The job ran Sigma rules: the Overview gets a Sigma Matches table (default false). */
+  readonly sigma?: boolean;
+  /** Event-id descriptions with %n placeholders, for Windows messages (the lookup module). */
+  readonly describe?: DescribeEvent;
+  /** Only events in [start, end] (Unix ms, inclusive) are analysed, as a time-filtered rebuild. */
+  readonly timeRange?: { readonly start?: number; readonly end?: number };
+  /** Largest Process Inference Graph, in nodes (default 150, 10 … 10000). */
+  readonly maxGraphNodes?: number;
+  /** Records remembered for de-duplication (default 4 000 000; later ones are not checked). */
+  readonly maxDedupRecords?: number;
+}
+
+export type AnalysisResults = Record<ResultType, Insight[]>;
+
+export interface Analyzer {
+  /** Analyses one event; false when it was a duplicate (or outside the time range) and skipped. */
+  add(event: EvtxEvent, source: EventSource): boolean;
+  addSigmaMatch(match: SigmaMatchInput): void;
+  addDiagnostics(diagnostics: readonly Diagnostic[], source: EventSource): void;
+  /** Builds the insights of every result type. */
+  finish(): AnalysisResults;
+}
+
+function validate(o: AnalyzerOptions) {
+  const maxGraphNodes = o.maxGraphNodes ?? 150;
+  if (!Number.isInteger(maxGraphNodes) || maxGraphNodes < 10 || maxGraphNodes > 10_000)
+    throw invalidOption('maxGraphNodes', 'an integer from 10 to 10000', o.maxGraphNodes);
+  const maxDedupRecords = o.maxDedupRecords ?? 4_000_000;
+  if (!Number.isInteger(maxDedupRecords) || maxDedupRecords < 0)
+    throw invalidOption('maxDedupRecords', 'a non-negative integer', o.maxDedupRecords);
+  if (o.describe !== undefined && typeof o.describe !== 'function')
+    throw invalidOption('describe', 'a function', o.describe);
+  const start = o.timeRange?.start ?? Number.NEGATIVE_INFINITY;
+  const end = o.timeRange?.end ?? Number.POSITIVE_INFINITY;
+  if (Number.isNaN(start) || Number.isNaN(end) || start > end)
+    throw invalidOption('timeRange', 'start ≤ end (Unix ms)', o.timeRange);
+  return { maxGraphNodes, maxDedupRecords, start, end, ranged: o.timeRange !== undefined };
+}
+
+export function createAnalyzer(options: AnalyzerOptions = {}): Analyzer {
+  const o = validate(options);
+  const overview = new OverviewBuilder(options.sigma === true);
+  const timeline = new TimelineBuilder();
+  const graph = new ProcessGraphBuilder(o.maxGraphNodes);
+  const builders: Builder[] = [
+    graph,
+    timeline,
+    new ProcessesBuilder(),
+    new NetworkBuilder(),
+    new AuthenticationBuilder(),
+    new PersistenceBuilder(),
+  ];
+  const consumers = new Map<FactKind, Builder[]>();
+  for (const b of builders) for (const k of b.consumes) consumers.set(k, [...(consumers.get(k) ?? []), b]);
+  const dedup = new RecordSet(o.maxDedupRecords);
+  let outsideRange = 0;
+  let extractorFailures = 0;
+  let current: EvtxEvent | null = null;
+
+  const twins = new TwinIndex();
+  const emit = (f: Fact): void => {
+    let fact = f;
+    // A notable without its own summary shows the event's Windows message.
+    if (f.kind === 'notable' && f.description === null && current !== null)
+      fact = { ...f, description: renderMessage(current, options.describe, 300) };
+    else if (f.kind === 'processStart' && twins.isTwin(f)) fact = { ...f, twin: true };
+    const list = consumers.get(fact.kind);
+    if (list !== undefined) for (const b of list) b.consume(fact);
+  };
+
+  /** Provider as written → its extractors by event id (providers are few; the map stays small). */
+  const providers = new Map<string, ReadonlyMap<number, readonly Extractor[]> | null>();
+  const extractorsFor = (e: EvtxEvent): readonly Extractor[] | undefined => {
+    let byId = providers.get(e.provider);
+    if (byId === undefined) {
+      byId = EXTRACTORS.get(e.provider.toLowerCase()) ?? null;
+      if (providers.size < 10_000) providers.set(e.provider, byId);
+    }
+    return byId?.get(e.eventId);
+  };
+
+  return {
+    add(e, source) {
+      if (o.ranged && !(e.timestamp >= o.start && e.timestamp <= o.end)) {
+        outsideRange++;
+        return false;
+      }
+      if (!dedup.add(e)) {
+        overview.duplicate(source);
+        return false;
+      }
+      overview.event(e, source);
+      const extractors = extractorsFor(e);
+      if (extractors === undefined) return true;
+      current = e;
+      for (const x of extractors) {
+        try {
+          x(e, emit);
+        } catch {
+          extractorFailures++; // an event no extractor can read costs its facts, not the job
+        }
+      }
+      current = null;
+      return true;
+    },
+    addSigmaMatch(m) {
+      if (o.ranged && !(m.timestamp >= o.start && m.timestamp <= o.end)) return;
+      overview.sigma(m);
+      timeline.sigma(m);
+    },
+    addDiagnostics(diagnostics, source) {
+      overview.diagnostics(diagnostics, source);
+    },
+    finish() {
+      const extra: Record<string, string> = {
+        duplicate_records: String(dedup.duplicates),
+        ...(dedup.unchecked > 0 ? { records_not_checked_for_duplicates: String(dedup.unchecked) } : {}),
+        ...(o.ranged ? { records_outside_time_range: String(outsideRange) } : {}),
+        ...(graph.dropped > 0 ? { processes_left_out_of_graph: String(graph.dropped) } : {}),
+        ...(extractorFailures > 0 ? { events_not_understood: String(extractorFailures) } : {}),
+      };
+      const results = Object.fromEntries(RESULT_TYPES.map((t) => [t, [] as Insight[]])) as AnalysisResults;
+      results.Overview = overview.finish(extra);
+      for (const b of builders) results[b.resultType] = b.finish();
+      return results;
+    },
+  };
+}
+
+/** Every insight of the results, in result-type order (the job's `insights` array). */
+export const flattenResults = (r: AnalysisResults): Insight[] => RESULT_TYPES.flatMap((t) => r[t]);

@@ -1,0 +1,48 @@
+/** The analyzer's public input types and the result-type names. */
+import type { Fact, FactKind } from './facts.js';
+import type { Insight } from './insights.js';
+
+/** The result types of an EVTX parse job, in the order their insights are listed. */
+export const RESULT_TYPES = [
+  'Overview',
+  'Process Inference Graph',
+  'Key Event Timeline',
+  'Process Analysis',
+  'Network Analysis',
+  'Authentication',
+  'Persistence',
+] as const;
+export type ResultType = (typeof RESULT_TYPES)[number];
+
+/** Where an event came from: the uploaded file's name (shown in the Overview). */
+export interface EventSource {
+  readonly file: string;
+}
+
+/**
+ * One Sigma rule match on one event (or one correlation hit). Defined here, not taken from the
+ * Sigma module, so the analysis does not depend on how rule sets are loaded.
+ */
+export interface SigmaMatchInput {
+  readonly rule: {
+    readonly title: string;
+    readonly id?: string | null;
+    readonly level?: string | null;
+    readonly status?: string | null;
+    readonly tags?: readonly string[];
+  };
+  /** The matched event's record id; 0 or absent when there is no single record (correlations). */
+  readonly recordId?: number;
+  /** Unix ms of the matched event. */
+  readonly timestamp: number;
+  readonly channel?: string;
+  readonly computer?: string;
+}
+
+/** One result type's builder: consumes facts, produces that type's insights. */
+export interface Builder {
+  readonly resultType: ResultType;
+  readonly consumes: readonly FactKind[];
+  consume(fact: Fact): void;
+  finish(): Insight[];
+}

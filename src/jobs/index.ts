@@ -1,0 +1,34 @@
+/**
+ * Background jobs: the priority queue and its scheduler, the runner contract and registry
+ * entries (the `winevtx` summary runner), insight types, and how private job data is sealed.
+ */
+export { decodeResult } from './codec.js';
+export {
+  errorInsight,
+  type GraphMetadata,
+  type Importance,
+  INDEX_TABLE_COLUMNS,
+  type IndexRow,
+  type Insight,
+  type InsightCategory,
+  type InsightType,
+  insightType,
+  isErrorInsight,
+  type TimelineEntry,
+} from './insights.js';
+export { proposeJobName } from './names.js';
+export { type JobStatusEvent, Scheduler, type SchedulerOptions, type SubmitJob } from './scheduler.js';
+export { type CompiledSigma, createSigmaFileRunner, type SigmaFileRunnerOptions } from './sigma-file.js';
+export { utcText } from './time-text.js';
+export {
+  JOB_CATEGORY,
+  JOB_TYPES,
+  type JobFile,
+  type JobInput,
+  type JobRunner,
+  type JobRunners,
+  type JobType,
+  type RunContext,
+} from './types.js';
+export { createWinevtxRunner, type WinevtxRunnerOptions } from './winevtx.js';
+export { createYaraFileRunner, type YaraFileRunnerOptions } from './yara-file.js';

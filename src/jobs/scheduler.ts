@@ -1,0 +1,250 @@
+/**
+ * The job queue: jobs wait in SQLite as Pending and the highest priority, then the oldest,
+ * runs next, `concurrency` at a time. A private job runs only while its owner key is in memory
+ * (the key is never stored): after a restart it waits, parked, until its owner polls it with
+ * the key (`arm`). State changes are guarded writes (see store/jobs.ts), so cancellation,
+ * deletion and shutdown never race a finishing runner into a wrong state.
+ */
+import { AAD, newDataKey, newId, open, seal } from '../crypto/index.js';
+import { isTaeError, TaeError } from '../errors/index.js';
+import { type JobRow, type JobStatus, readContent, type Store } from '../store/index.js';
+import { decodeInput, encodeInput, encodeResult } from './codec.js';
+import { errorInsight, type Insight, isErrorInsight } from './insights.js';
+import { proposeJobName } from './names.js';
+import type { JobFile, JobInput, JobRunner, JobRunners, RunContext } from './types.js';
+
+export interface JobStatusEvent {
+  readonly id: string;
+  /** The owner id (the token's digest, see crypto tokenDigest), null for a job without token. */
+  readonly owner: string | null;
+  readonly status: JobStatus;
+}
+
+export interface SchedulerOptions {
+  readonly store: Store;
+  readonly runners: JobRunners;
+  /** Jobs running at once. */
+  readonly concurrency: number;
+  /** A job interrupted by this many engine stops while Processing is failed, not retried. */
+  readonly maxAttempts: number;
+  readonly onStatus?: (event: JobStatusEvent) => void;
+  /** Errors nobody awaits (a runner's unexpected throw, a failed final write), with their id. */
+  readonly onInternalError?: (error: unknown, errorId: string) => void;
+}
+
+export interface SubmitJob {
+  readonly owner: string | null;
+  readonly priority: number;
+  readonly input: JobInput;
+  /** The owner key makes the job private (input and results sealed); null makes it public. */
+  readonly ownerKey: Buffer | null;
+}
+
+interface Running {
+  readonly controller: AbortController;
+  readonly done: Promise<void>;
+}
+
+const CLOSE_GRACE_MS = 5000;
+
+export class Scheduler {
+  private readonly running = new Map<string, Running>();
+  /** Owner keys of private jobs that may run, by job id. */
+  private readonly ownerKeys = new Map<string, Buffer>();
+  private closed = false;
+
+  constructor(private readonly o: SchedulerOptions) {}
+
+  /** Re-queues jobs a killed process left Processing and parks private ones; then starts work. */
+  start(): { requeued: number; failed: number; parked: number } {
+    let requeued = 0;
+    let failed = 0;
+    for (const row of this.o.store.jobs.interrupted()) {
+      if (row.visibility === 'public' && row.attempts >= this.o.maxAttempts) {
+        this.o.store.jobs.finish(row.id, 'Failed', encodeResult(row, [this.poisoned(row)], null), Date.now());
+        failed++;
+      } else {
+        this.o.store.jobs.requeue(row.id, false);
+        requeued++;
+      }
+    }
+    const parked = this.o.store.jobs.parkPrivate();
+    this.pump();
+    return { requeued, failed, parked };
+  }
+
+  submit(job: SubmitJob): JobRow {
+    const id = newId();
+    const dataKey = job.ownerKey === null ? null : newDataKey();
+    const row = this.o.store.jobs.insert(
+      {
+        id,
+        owner: job.owner,
+        type: job.input.type,
+        priority: job.priority,
+        createdAt: Date.now(),
+        visibility: job.ownerKey === null ? 'public' : 'private',
+        input: encodeInput(id, job.input, dataKey),
+        wrappedKey: job.ownerKey === null ? null : seal(job.ownerKey, dataKey!, AAD.jobKey(id)),
+      },
+      proposeJobName,
+    );
+    if (job.ownerKey !== null) this.ownerKeys.set(id, job.ownerKey);
+    this.emit(row, 'Pending');
+    this.pump();
+    return row;
+  }
+
+  /** Gives a parked private job its owner key back (the owner polled with the key). */
+  arm(row: JobRow, ownerKey: Buffer): void {
+    if (row.visibility !== 'private' || row.status !== 'Pending' || this.ownerKeys.has(row.id)) return;
+    if (row.attempts >= this.o.maxAttempts) {
+      this.finishEarly(row, ownerKey, this.poisoned(row));
+      return;
+    }
+    this.ownerKeys.set(row.id, ownerKey);
+    if (this.o.store.jobs.arm(row.id)) this.pump();
+  }
+
+  /** Cancels a Pending or Processing job: it becomes Failed with an Error insight at once. */
+  cancel(row: JobRow, ownerKey: Buffer | null): 'cancelled' | 'finished' {
+    if (row.status === 'Completed' || row.status === 'Failed') return 'finished';
+    return this.finishEarly(row, ownerKey, errorInsight('Job cancelled')) ? 'cancelled' : 'finished';
+  }
+
+  /** Stops a job's runner, if any, without writing (its rows are being deleted). */
+  forget(jobId: string): void {
+    this.running.get(jobId)?.controller.abort(new TaeError('CANCELLED', 'job deleted'));
+    this.ownerKeys.delete(jobId);
+  }
+
+  /** Stops taking work; running jobs go back to Pending for the next open. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const runs = [...this.running];
+    for (const [id, r] of runs) {
+      r.controller.abort(new TaeError('CANCELLED', 'engine closing'));
+      this.o.store.jobs.requeue(id, true);
+    }
+    this.ownerKeys.clear();
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, CLOSE_GRACE_MS);
+    });
+    await Promise.race([Promise.allSettled(runs.map(([, r]) => r.done)), grace]);
+    clearTimeout(timer);
+  }
+
+  get runningCount(): number {
+    return this.running.size;
+  }
+
+  private finishEarly(row: JobRow, ownerKey: Buffer | null, insight: Insight): boolean {
+    const done = this.o.store.jobs.finish(
+      row.id,
+      'Failed',
+      encodeResult(row, [insight], ownerKey),
+      Date.now(),
+    );
+    this.running.get(row.id)?.controller.abort(new TaeError('CANCELLED', 'job cancelled'));
+    this.ownerKeys.delete(row.id);
+    if (done) this.emit(row, 'Failed');
+    return done;
+  }
+
+  private poisoned(row: JobRow): Insight {
+    return errorInsight(
+      `The engine stopped ${row.attempts} times while this job was processing; it is not retried again`,
+    );
+  }
+
+  private pump(): void {
+    while (!this.closed && this.running.size < this.o.concurrency) {
+      const row = this.o.store.jobs.claimNext(
+        Date.now(),
+        (r) => r.visibility === 'public' || this.ownerKeys.has(r.id),
+      );
+      if (row === null) return;
+      const controller = new AbortController();
+      const done = this.execute(row, controller.signal)
+        .catch((e: unknown) => this.o.onInternalError?.(e, newId()))
+        .finally(() => {
+          this.running.delete(row.id);
+          this.pumpSafely();
+        });
+      this.running.set(row.id, { controller, done });
+    }
+  }
+
+  private async execute(row: JobRow, signal: AbortSignal): Promise<void> {
+    this.emit(row, 'Processing');
+    const ownerKey = row.visibility === 'private' ? (this.ownerKeys.get(row.id) ?? null) : null;
+    let insights: readonly Insight[];
+    try {
+      const input = decodeInput(row, ownerKey);
+      const runner = this.o.runners[input.type] as JobRunner;
+      insights = await runner(input, this.context(row, input, ownerKey, signal));
+    } catch (e) {
+      insights = [this.failure(e)];
+    }
+    if (signal.aborted) return; // whoever aborted (cancel, delete, close) has written the outcome
+    try {
+      const status = insights.length > 0 && insights.every(isErrorInsight) ? 'Failed' : 'Completed';
+      if (this.o.store.jobs.finish(row.id, status, encodeResult(row, insights, ownerKey), Date.now())) {
+        this.emit(row, status);
+      }
+    } catch (e) {
+      this.o.onInternalError?.(e, newId()); // the job stays Processing; the next open re-queues it
+    } finally {
+      this.ownerKeys.delete(row.id);
+    }
+  }
+
+  private failure(e: unknown): Insight {
+    if (isTaeError(e) && e.code !== 'INTERNAL') return errorInsight(e.message);
+    const errorId = newId();
+    this.o.onInternalError?.(e, errorId);
+    return errorInsight(`Internal error while processing the job (error id ${errorId})`);
+  }
+
+  private context(row: JobRow, input: JobInput, ownerKey: Buffer | null, signal: AbortSignal): RunContext {
+    const allowed = new Set(input.file_ids);
+    const { store } = this.o;
+    return {
+      jobId: row.id,
+      signal,
+      async readFile(fileId: string): Promise<JobFile> {
+        const f = allowed.has(fileId) ? store.files.get(fileId) : null;
+        const gone = () => new TaeError('INPUT_UNREADABLE', `File ${fileId} is no longer available`);
+        if (f === null) throw gone();
+        const base = { id: f.id, name: f.name, size: f.size };
+        if (f.wrappedKey === null) {
+          const source = store.blobs.pathOf(f.id) ?? (await readContent(store.blobs, f, null));
+          return { ...base, encrypted: false, source };
+        }
+        if (ownerKey === null || f.owner !== row.owner) throw gone();
+        const dataKey = open(ownerKey, f.wrappedKey, AAD.fileKey(f.id));
+        return { ...base, encrypted: true, source: await readContent(store.blobs, f, dataKey) };
+      },
+    };
+  }
+
+  /** Pumping after a job ends has no caller to report to: a failure (the database is gone) is logged. */
+  private pumpSafely(): void {
+    try {
+      this.pump();
+    } catch (e) {
+      this.o.onInternalError?.(e, newId());
+    }
+  }
+
+  /** A throwing listener must not break the queue. */
+  private emit(row: JobRow, status: JobStatus): void {
+    try {
+      this.o.onStatus?.({ id: row.id, owner: row.owner, status });
+    } catch (e) {
+      this.o.onInternalError?.(e, newId());
+    }
+  }
+}

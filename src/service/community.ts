@@ -1,0 +1,93 @@
+/**
+ * The community rules every interface shares: the rule library (builtin pack plus the packs a
+ * user added), its Sigma rules compiled once into a rule set, and its YARA rules compiled once
+ * by YARA-X (files that do not compile are skipped and reported, never silently). Everything
+ * is opened on first use, so an engine that never runs rules never reads them.
+ */
+import { TaeError } from '../errors/index.js';
+import { openRuleLibrary, type RuleLibrary, type RuleLibraryOptions } from '../rules/index.js';
+import {
+  compileRuleSet,
+  dataMatcher,
+  type LoadResult,
+  type RuleSet,
+  type SigmaMatcher,
+} from '../sigma/index.js';
+import { type CompiledRuleSet, defaultYaraEngine, type YaraEngine } from '../yara/index.js';
+
+/** signature-base and others read these external variables; undefined ones fail to compile. */
+export const YARA_EXTERNAL_VARIABLES = { filename: '', filepath: '', extension: '', filetype: '', owner: '' };
+
+export interface CommunitySigma {
+  readonly loaded: LoadResult;
+  readonly ruleSet: RuleSet;
+  /** For supplied data, where events may lack a channel (see `dataMatcher`). */
+  readonly dataMatcher: SigmaMatcher;
+}
+
+export class Community {
+  private library: Promise<RuleLibrary> | undefined;
+  private sigmaRules: CommunitySigma | undefined;
+  private yaraRules: Promise<CompiledRuleSet> | undefined;
+
+  constructor(
+    private readonly libraryOptions: RuleLibraryOptions,
+    private readonly yaraEngine: () => YaraEngine = defaultYaraEngine,
+  ) {}
+
+  rules(): Promise<RuleLibrary> {
+    this.library ??= openRuleLibrary(this.libraryOptions).catch((e: unknown) => {
+      this.library = undefined; // a later call tries again (the index may have been repaired)
+      throw e;
+    });
+    return this.library;
+  }
+
+  async sigma(): Promise<CommunitySigma> {
+    if (this.sigmaRules === undefined) {
+      const loaded = (await this.rules()).sigmaRules();
+      const ruleSet = compileRuleSet({ rules: loaded.rules, filters: loaded.filters });
+      this.sigmaRules = { loaded, ruleSet, dataMatcher: dataMatcher(loaded.rules, ruleSet) };
+    }
+    return this.sigmaRules;
+  }
+
+  yara(): Promise<CompiledRuleSet> {
+    this.yaraRules ??= this.compileYara().catch((e: unknown) => {
+      this.yaraRules = undefined;
+      throw e;
+    });
+    return this.yaraRules;
+  }
+
+  /** Forgets the compiled rules, so the next run sees packs added since. */
+  refresh(): void {
+    this.sigmaRules = undefined;
+    this.yaraRules = undefined;
+  }
+
+  async close(): Promise<void> {
+    const library = this.library;
+    this.library = undefined;
+    if (library !== undefined) (await library.catch(() => undefined))?.close();
+  }
+
+  private async compileYara(): Promise<CompiledRuleSet> {
+    const { sources } = (await this.rules()).yaraSources();
+    const outcome = await this.yaraEngine().compile({
+      sources: sources.map((s) => ({
+        source: s.text,
+        namespace: `${s.pack}:${s.path}`,
+        origin: `${s.pack}:${s.path}`,
+      })),
+      variables: YARA_EXTERNAL_VARIABLES,
+      invalidSources: 'skip',
+    });
+    if (outcome.kind === 'failed')
+      throw new TaeError(
+        'INTERNAL',
+        `the community YARA rules do not compile: ${outcome.errors[0]?.text ?? ''}`,
+      );
+    return outcome.rules;
+  }
+}

@@ -1,0 +1,286 @@
+/**
+ * The Engine: the service of the interface, in-process. Each endpoint is one method taking
+ * the request body and the two headers (`Auth`) and returning the response body; failures are
+ * TaeErrors carrying the endpoint's status, exact message and body format (error-table.ts).
+ * Anything unexpected becomes the endpoint's 500 with an error id. One engine at a time may
+ * use a data directory.
+ */
+import { newId, newKeySalt, tokenDigest } from '../crypto/index.js';
+import { invalidOption, isTaeError, TaeError } from '../errors/index.js';
+import {
+  createSigmaFileRunner,
+  createWinevtxRunner,
+  createYaraFileRunner,
+  type JobRunners,
+  type JobStatusEvent,
+  Scheduler,
+} from '../jobs/index.js';
+import type { LookupResult } from '../lookup/index.js';
+import { DecodePool, defaultThreads } from '../parse/index.js';
+import type { RuleLibrary, RuleLibraryOptions } from '../rules/index.js';
+import type { SigmaDataResponse } from '../sigma/index.js';
+import { Store } from '../store/index.js';
+import type { YaraDataResponse } from '../yara/index.js';
+import { Callers } from './callers.js';
+import { Community } from './community.js';
+import type { ServiceContext } from './context.js';
+import * as data from './data-api.js';
+import type { Endpoint } from './endpoints.js';
+import { endpointError } from './error-table.js';
+import * as files from './files-api.js';
+import * as queries from './job-queries.js';
+import * as jobs from './jobs-api.js';
+import { DEFAULT_LIMITS, type EngineLimits, isSubscriptionLevel, type SubscriptionLevel } from './limits.js';
+import type * as T from './types.js';
+import type { Auth } from './types.js';
+
+export interface EngineOptions {
+  /** Directory holding the database and file contents (created if missing). */
+  readonly dataDir?: string;
+  /** Keep everything in memory instead (for embedding and tests); excludes `dataDir`. */
+  readonly memory?: boolean;
+  /** See StoreOptions.durability (default `normal`: survives a killed process). */
+  readonly durability?: 'normal' | 'full';
+  /** Jobs processed at once (default 2). */
+  readonly concurrency?: number;
+  /** Worker threads of the shared EVTX decode pool, created on first large file (default: cores, ≤ 8). */
+  readonly decodeThreads?: number;
+  /** Runners replacing the built-in ones, per job type. */
+  readonly runners?: Partial<JobRunners>;
+  /**
+   * The community rule library: the builtin pack plus user packs. Default: the packs recorded
+   * in `<dataDir>/rule-library.sqlite` (in memory with `memory: true`) and `TAE_RULE_PACKS`.
+   */
+  readonly rules?: RuleLibraryOptions;
+  readonly limits?: Partial<EngineLimits>;
+  /** Engine stops a job may live through while Processing before it is failed (default 3). */
+  readonly maxAttempts?: number;
+  readonly onJobStatus?: (event: JobStatusEvent) => void;
+  /** Unexpected errors (a 500, a runner crash), with the error id their answer quoted. */
+  readonly onInternalError?: (error: unknown, errorId: string) => void;
+}
+
+interface LazyPool {
+  readonly get: () => DecodePool;
+  readonly close: () => Promise<void>;
+}
+
+/** The EVTX decode pool, started only when a job first has a file large enough to need it. */
+function lazyPool(threads: number): LazyPool {
+  let pool: DecodePool | null = null;
+  return {
+    get: () => {
+      pool ??= new DecodePool(threads);
+      return pool;
+    },
+    close: async () => {
+      await pool?.close();
+      pool = null;
+    },
+  };
+}
+
+/** What `Engine.open` repaired after an unclean stop (all zero after a clean one). */
+export interface EngineRecovery {
+  /** Unfinished uploads removed. */
+  readonly tempFilesRemoved: number;
+  /** Contents whose upload never committed, removed. */
+  readonly orphanBlobsRemoved: number;
+  /** Jobs left Processing, queued again. */
+  readonly requeued: number;
+  /** Jobs left Processing too many times, failed with an Error insight. */
+  readonly failed: number;
+  /** Unfinished private jobs now waiting for their owner's key (a poll with it resumes them). */
+  readonly parked: number;
+}
+
+function positiveInt(
+  options: EngineOptions,
+  key: 'concurrency' | 'decodeThreads' | 'maxAttempts',
+  d: number,
+) {
+  const v = options[key] ?? d;
+  if (!Number.isInteger(v) || v < 1 || v > 64) throw invalidOption(key, 'an integer from 1 to 64', v);
+  return v;
+}
+
+export class Engine {
+  private closed = false;
+
+  private constructor(
+    private readonly s: ServiceContext,
+    private readonly options: EngineOptions,
+    private readonly pool: LazyPool,
+    private readonly community: Community,
+    /** What opening found and repaired after an unclean stop. */
+    readonly recovery: EngineRecovery,
+  ) {}
+
+  static async open(options: EngineOptions): Promise<Engine> {
+    const memory = options.memory === true;
+    if (memory === (typeof options.dataDir === 'string' && options.dataDir !== '')) {
+      throw invalidOption('dataDir', 'a directory path, or omitted with memory: true', options.dataDir);
+    }
+    const concurrency = positiveInt(options, 'concurrency', 2);
+    const threads = positiveInt(options, 'decodeThreads', defaultThreads());
+    const maxAttempts = positiveInt(options, 'maxAttempts', 3);
+    const limits = { ...DEFAULT_LIMITS, ...options.limits };
+    for (const [k, v] of Object.entries(limits)) {
+      if (!Number.isSafeInteger(v) || v < 1) throw invalidOption(`limits.${k}`, 'a positive integer', v);
+    }
+    if (
+      options.durability !== undefined &&
+      options.durability !== 'normal' &&
+      options.durability !== 'full'
+    ) {
+      throw invalidOption('durability', '"normal" or "full"', options.durability);
+    }
+    const store = await Store.open({
+      ...(memory ? {} : { dataDir: options.dataDir! }),
+      ...(options.durability ? { durability: options.durability } : {}),
+    });
+    const pool = lazyPool(threads);
+    const community = new Community(options.rules ?? { dataDir: memory ? false : options.dataDir! });
+    const sigmaFiles = createSigmaFileRunner({
+      pool: pool.get,
+      community: () => community.sigma(),
+    });
+    const yaraFiles = createYaraFileRunner({ community: () => community.yara() });
+    const runners: JobRunners = {
+      winevtx: createWinevtxRunner({ pool: pool.get }),
+      sigma_file_community: (input, ctx) => sigmaFiles(input, ctx),
+      sigma_file_custom: (input, ctx) => sigmaFiles(input, ctx),
+      yara_file_community: (input, ctx) => yaraFiles(input, ctx),
+      yara_file_custom: (input, ctx) => yaraFiles(input, ctx),
+      ...options.runners,
+    };
+    const scheduler = new Scheduler({
+      store,
+      runners,
+      concurrency,
+      maxAttempts,
+      ...(options.onJobStatus ? { onStatus: options.onJobStatus } : {}),
+      ...(options.onInternalError ? { onInternalError: options.onInternalError } : {}),
+    });
+    const s: ServiceContext = { store, callers: new Callers(store), scheduler, limits };
+    return new Engine(s, options, pool, community, { ...store.recovery, ...scheduler.start() });
+  }
+
+  /** Issues a token (the spec does not show how tokens are issued; this is ours). */
+  async createToken(options: { readonly level?: SubscriptionLevel } = {}): Promise<T.IssuedToken> {
+    this.ensureOpen();
+    const level = options.level ?? 'free';
+    if (!isSubscriptionLevel(level)) throw invalidOption('level', '"free", "standard" or "premium"', level);
+    const token = newId();
+    this.s.store.tokens.insert({
+      id: tokenDigest(token),
+      level,
+      createdAt: Date.now(),
+      keySalt: newKeySalt(),
+    });
+    return { token, level };
+  }
+
+  upload(request: T.UploadRequest, auth: T.Auth = {}): Promise<T.UploadResponse> {
+    return this.guard('upload', () => files.upload(this.s, request, auth));
+  }
+
+  listFiles(auth: T.Auth = {}): Promise<T.FileListResponse> {
+    return this.guard('listFiles', () => files.listFiles(this.s, auth));
+  }
+
+  deleteFiles(request: T.DeleteRequest, auth: T.Auth = {}): Promise<T.MessageResponse> {
+    return this.guard('deleteFiles', () => files.deleteFiles(this.s, request, auth));
+  }
+
+  createParseJob(request: T.ParseJobRequest, auth: T.Auth = {}): Promise<T.JobCreated> {
+    return this.guard('createParseJob', () => jobs.createParseJob(this.s, request, auth));
+  }
+
+  createSigmaFileJob(request: T.FileJobRequest, auth: T.Auth = {}): Promise<T.JobCreated> {
+    return this.guard('createSigmaFileJob', () => jobs.createSigmaFileJob(this.s, request, auth));
+  }
+
+  createYaraFileJob(request: T.FileJobRequest, auth: T.Auth = {}): Promise<T.JobCreated> {
+    return this.guard('createYaraFileJob', () => jobs.createYaraFileJob(this.s, request, auth));
+  }
+
+  getJob(request: T.JobRequest, auth: T.Auth = {}): Promise<T.JobStatusResponse> {
+    return this.guard('getJob', () => queries.getJob(this.s, request, auth));
+  }
+
+  listJobs(auth: T.Auth = {}): Promise<T.JobListResponse> {
+    return this.guard('listJobs', () => queries.listJobs(this.s, auth));
+  }
+
+  deleteJobs(request: T.DeleteRequest, auth: T.Auth = {}): Promise<T.MessageResponse> {
+    return this.guard('deleteJobs', () => queries.deleteJobs(this.s, request, auth));
+  }
+
+  /** Ours: `POST /analysis/job/cancel` `{ job_id }`; a Pending or Processing job becomes Failed. */
+  cancelJob(request: T.JobRequest, auth: T.Auth = {}): Promise<T.MessageResponse> {
+    return this.guard('cancelJob', () => queries.cancelJob(this.s, request, auth));
+  }
+
+  /** `POST /analysis/sigma/data`: Sigma rules over supplied JSON or XML events, at once. */
+  sigmaData(request: unknown, auth: Auth = {}): Promise<SigmaDataResponse> {
+    return this.guard('sigmaData', () => data.sigmaData(this.s, this.community, request, auth));
+  }
+
+  /** `POST /analysis/yara/data`: YARA rules over supplied bytes, at once. */
+  yaraData(request: unknown, auth: Auth = {}): Promise<YaraDataResponse> {
+    return this.guard('yaraData', () => data.yaraData(this.s, this.community, request, auth));
+  }
+
+  /** `POST /analysis/sigma/rules`: community Sigma rules by name, as lines. */
+  sigmaRules(request: data.RuleNamesRequest, auth: Auth = {}): Promise<data.RuleLinesResponse> {
+    return this.guard('sigmaRules', () => data.ruleLines(this.s, this.community, 'sigma', request, auth));
+  }
+
+  /** `POST /analysis/yara/rules`: community YARA rules by name, as lines. */
+  yaraRules(request: data.RuleNamesRequest, auth: Auth = {}): Promise<data.RuleLinesResponse> {
+    return this.guard('yaraRules', () => data.ruleLines(this.s, this.community, 'yara', request, auth));
+  }
+
+  /** `POST /analysis/lookup`: event identifiers and native file names. */
+  lookup(request: unknown, auth: Auth = {}): Promise<LookupResult> {
+    return this.guard('lookup', async () => data.lookup(this.s, request, auth));
+  }
+
+  /** The rule library behind the community runs (add packs here; then `refreshRules`). */
+  rules(): Promise<RuleLibrary> {
+    this.ensureOpen();
+    return this.community.rules();
+  }
+
+  /** Recompiles the community rules on next use, e.g. after a pack was added. */
+  refreshRules(): void {
+    this.community.refresh();
+  }
+
+  /** Stops the queue (running jobs return to Pending for the next open) and closes the store. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.s.scheduler.close();
+    await this.pool.close();
+    await this.community.close();
+    this.s.store.close();
+  }
+
+  private ensureOpen(): void {
+    if (this.closed) throw new TaeError('INVALID_ARGUMENT', 'the engine is closed');
+  }
+
+  private async guard<R>(endpoint: Endpoint, run: () => Promise<R>): Promise<R> {
+    this.ensureOpen();
+    try {
+      return await run();
+    } catch (e) {
+      if (isTaeError(e) && e.context.endpoint === endpoint) throw e;
+      const errorId = newId();
+      this.options.onInternalError?.(e, errorId);
+      throw endpointError(`${endpoint}.internal`, { error_id: errorId }, e);
+    }
+  }
+}

@@ -1,0 +1,203 @@
+/**
+ * Every error the interface answers, one row per (endpoint, condition), mirroring the spec's
+ * "Messages by endpoint". The engine raises errors only through this table, and the tests walk
+ * it. `origin` says where a row comes from: `spec` (status and text as the spec gives them),
+ * `ours` (a condition the spec leaves open; see README "Interface decisions"), or `transport`
+ * (listed by the spec but produced by an HTTP front, not by the in-process engine).
+ * Messages may hold `{placeholders}` filled from the raising call.
+ */
+import { type ErrorCode, TaeError } from '../errors/index.js';
+import { ENDPOINTS, type Endpoint } from './endpoints.js';
+
+export interface ErrorRow {
+  readonly endpoint: Endpoint;
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly origin: 'spec' | 'ours' | 'transport';
+}
+
+const INTERNAL_TEXT =
+  'An internal error occurred. You may report it via the feedback form, quoting error id {error_id}.';
+
+type Slug = string;
+const r = (
+  endpoint: Endpoint,
+  rows: Record<Slug, readonly [number, ErrorCode, string, ErrorRow['origin']]>,
+): Record<string, ErrorRow> =>
+  Object.fromEntries(
+    Object.entries(rows).map(([slug, [status, code, message, origin]]) => [
+      `${endpoint}.${slug}`,
+      { endpoint, status, code, message, origin },
+    ]),
+  );
+
+const UNAUTHORIZED = [401, 'UNAUTHORIZED', 'Unauthorized', 'spec'] as const;
+const KEY_REQUIRED_OURS = [403, 'FORBIDDEN', 'Encryption key required', 'ours'] as const;
+const INTERNAL_SPEC = [500, 'INTERNAL', INTERNAL_TEXT, 'spec'] as const;
+const INTERNAL_OURS = [500, 'INTERNAL', INTERNAL_TEXT, 'ours'] as const;
+const BAD_REQUEST = [400, 'INVALID_ARGUMENT', 'Invalid request: {details}', 'ours'] as const;
+
+function fileJobRows(
+  endpoint: Endpoint,
+  tooLarge: string,
+  extra: Record<Slug, readonly [number, ErrorCode, string, ErrorRow['origin']]>,
+) {
+  return r(endpoint, {
+    noFileIds: [400, 'INVALID_ARGUMENT', 'No file IDs provided', 'spec'],
+    tooManyFileIds: [
+      400,
+      'INVALID_ARGUMENT',
+      'Too many file IDs provided',
+      endpoint === 'createParseJob' ? 'spec' : 'ours',
+    ],
+    tooLarge: [400, 'INVALID_ARGUMENT', tooLarge, 'spec'],
+    downloadFailed: [400, 'INVALID_ARGUMENT', 'Failed to download file', 'spec'],
+    badRequest: BAD_REQUEST,
+    unauthorized: UNAUTHORIZED,
+    keyRequired: KEY_REQUIRED_OURS,
+    payloadTooLarge: [413, 'TOO_LARGE', 'Payload too large', 'transport'],
+    ...extra,
+    internal: INTERNAL_OURS,
+  });
+}
+
+const RULE_REQUIRED = [422, 'VALIDATION_FAILED', 'Rule is required', 'ours'] as const;
+
+export const ERROR_ROWS: Readonly<Record<string, ErrorRow>> = Object.freeze({
+  ...r('upload', {
+    badMultipart: [400, 'INVALID_ARGUMENT', 'Failed to process multipart form: {details}', 'spec'],
+    keyRequired: [400, 'INVALID_ARGUMENT', 'Encryption key is required', 'spec'],
+    badToken: [400, 'INVALID_ARGUMENT', 'X-Service-Api-Token must be a valid UUID v4', 'spec'],
+    badKey: [400, 'INVALID_ARGUMENT', 'X-Service-Api-Enc-Key is invalid', 'spec'],
+    unauthorized: [401, 'UNAUTHORIZED', 'Unauthorized', 'ours'],
+    timeout: [408, 'TIMEOUT', 'Upload timed out', 'spec'],
+    tooLarge: [413, 'TOO_LARGE', 'File too large: {name} exceeds the 250 MB limit', 'spec'],
+    internal: INTERNAL_SPEC,
+  }),
+  ...fileJobRows('createParseJob', 'Max EVTX analysis size limit exceeded (1GB)', {}),
+  ...r('search', {
+    jobNotFound: [400, 'INVALID_ARGUMENT', 'Job not found', 'spec'],
+    notCompleted: [400, 'INVALID_ARGUMENT', 'Job not completed', 'spec'],
+    badTimeRange: [400, 'INVALID_ARGUMENT', 'Invalid time range', 'spec'],
+    unauthorized: UNAUTHORIZED,
+    keyRequired: [403, 'FORBIDDEN', 'Encryption key required', 'spec'],
+    notFound: [404, 'NOT_FOUND', 'Job not found', 'spec'],
+  }),
+  ...fileJobRows('createYaraFileJob', 'Max File analysis size limit exceeded (250MB)', {
+    ruleRequired: RULE_REQUIRED,
+    rateLimited: [429, 'RATE_LIMITED', 'Rate limit exceeded', 'transport'],
+  }),
+  ...fileJobRows('createSigmaFileJob', 'Max Sigma File analysis size limit exceeded (1GB)', {
+    ruleRequired: RULE_REQUIRED,
+  }),
+  ...r('yaraData', {
+    badData: [400, 'INVALID_ARGUMENT', 'Invalid test data format', 'spec'],
+    badOperation: [400, 'INVALID_ARGUMENT', 'Invalid operation', 'ours'],
+    unauthorized: UNAUTHORIZED,
+    ruleRequired: [422, 'VALIDATION_FAILED', 'Rule is required', 'spec'],
+  }),
+  ...r('sigmaData', {
+    badData: [400, 'INVALID_ARGUMENT', 'Invalid test data format', 'spec'],
+    badOperation: [400, 'INVALID_ARGUMENT', 'Invalid operation', 'ours'],
+    unauthorized: UNAUTHORIZED,
+    ruleRequired: [422, 'VALIDATION_FAILED', 'Rule is required', 'spec'],
+  }),
+  ...r('yaraRules', {
+    badNames: [400, 'INVALID_ARGUMENT', 'Invalid rule names provided', 'spec'],
+    unauthorized: [401, 'UNAUTHORIZED', 'Unauthorized', 'ours'],
+    notFound: [404, 'NOT_FOUND', 'One or more rules not found', 'spec'],
+    internal: INTERNAL_SPEC,
+  }),
+  ...r('sigmaRules', {
+    badNames: [400, 'INVALID_ARGUMENT', 'Invalid rule names provided', 'spec'],
+    unauthorized: [401, 'UNAUTHORIZED', 'Unauthorized', 'ours'],
+    notFound: [404, 'NOT_FOUND', 'One or more rules not found', 'spec'],
+    internal: INTERNAL_SPEC,
+  }),
+  ...r('lookup', {
+    unknownModule: [400, 'INVALID_ARGUMENT', 'Unknown lookup module', 'spec'],
+    unauthorized: UNAUTHORIZED,
+    invalid: [422, 'VALIDATION_FAILED', 'Validation failed', 'spec'],
+  }),
+  ...r('getJob', {
+    unauthorized: UNAUTHORIZED,
+    keyRequired: [403, 'FORBIDDEN', 'Encryption key required', 'spec'],
+    notFound: [404, 'NOT_FOUND', 'Job {job_id} not found', 'spec'],
+    internal: INTERNAL_SPEC,
+  }),
+  ...r('listJobs', { unauthorized: UNAUTHORIZED, internal: INTERNAL_SPEC }),
+  ...r('listFiles', {
+    unauthorized: UNAUTHORIZED,
+    internal: [500, 'INTERNAL', 'Internal server error', 'spec'],
+  }),
+  ...r('deleteJobs', {
+    badId: [400, 'INVALID_ARGUMENT', 'Invalid job ID format', 'spec'],
+    tooManyIds: [400, 'INVALID_ARGUMENT', 'Too many job IDs provided', 'ours'],
+    unauthorized: UNAUTHORIZED,
+    notFound: [404, 'NOT_FOUND', 'Job ID not found', 'spec'],
+    internal: INTERNAL_OURS,
+  }),
+  ...r('deleteFiles', {
+    badId: [400, 'INVALID_ARGUMENT', 'Invalid file ID format', 'spec'],
+    tooManyIds: [400, 'INVALID_ARGUMENT', 'Too many file IDs provided', 'ours'],
+    unauthorized: UNAUTHORIZED,
+    notFound: [404, 'NOT_FOUND', 'File not found', 'spec'],
+    internal: INTERNAL_OURS,
+  }),
+  ...r('cancelJob', {
+    badId: [400, 'INVALID_ARGUMENT', 'Invalid job ID format', 'ours'],
+    unauthorized: [401, 'UNAUTHORIZED', 'Unauthorized', 'ours'],
+    keyRequired: KEY_REQUIRED_OURS,
+    notFound: [404, 'NOT_FOUND', 'Job ID not found', 'ours'],
+    internal: INTERNAL_OURS,
+  }),
+});
+
+export type ErrorRowId = string;
+
+/** Placeholder values longer than this are cut, so hostile input cannot bloat a message. */
+const MAX_VALUE = 200;
+
+/** The error of row `id`, with status, exact message and body format; `vars` fill placeholders. */
+export function endpointError(
+  id: ErrorRowId,
+  vars: Readonly<Record<string, string>> = {},
+  cause?: unknown,
+): TaeError {
+  const row = ERROR_ROWS[id];
+  if (row === undefined) throw new TypeError(`no error row ${id}`);
+  const safe = Object.fromEntries(
+    Object.entries(vars).map(([k, v]) => [k, v.length > MAX_VALUE ? `${v.slice(0, MAX_VALUE)}…` : v]),
+  );
+  const message = row.message.replace(/\{(\w+)\}/g, (_, k: string) => safe[k] ?? '');
+  return new TaeError(row.code, message, {
+    status: row.status,
+    bodyFormat: ENDPOINTS[row.endpoint].bodyFormat,
+    context: { endpoint: row.endpoint, row: id, ...safe },
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+/** The rows of one endpoint, keyed by slug. */
+export function rowsOf(endpoint: Endpoint): Record<string, ErrorRow> {
+  const prefix = `${endpoint}.`;
+  return Object.fromEntries(
+    Object.entries(ERROR_ROWS)
+      .filter(([id]) => id.startsWith(prefix))
+      .map(([id, row]) => [id.slice(prefix.length), row]),
+  );
+}
+
+export interface ErrorResponse {
+  readonly status: number;
+  readonly contentType: 'application/json' | 'text/plain; charset=utf-8';
+  readonly body: string;
+}
+
+/** The HTTP answer for an error: JSON `{ error }` or the plain message, per its body format. */
+export function errorResponse(e: TaeError): ErrorResponse {
+  return e.bodyFormat === 'json'
+    ? { status: e.status, contentType: 'application/json', body: JSON.stringify({ error: e.message }) }
+    : { status: e.status, contentType: 'text/plain; charset=utf-8', body: e.message };
+}

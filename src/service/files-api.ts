@@ -1,0 +1,137 @@
+/**
+ * Upload, list and delete files. An upload with a token is private: each file gets a random
+ * data key, sealed under the caller's owner key, and is encrypted as it streams in. Without a
+ * token the file is public and stored as is. The files of one upload appear together or not
+ * at all: contents are made durable first, then all rows commit in one transaction.
+ */
+import { AAD, newDataKey, newId, seal } from '../crypto/index.js';
+import { isTaeError } from '../errors/index.js';
+import { utcText } from '../jobs/index.js';
+import { type BlobWriter, type FileRow, writeContent } from '../store/index.js';
+import type { ServiceContext } from './context.js';
+import { endpointError } from './error-table.js';
+import type {
+  Auth,
+  DeleteRequest,
+  FileListResponse,
+  MessageResponse,
+  UploadRequest,
+  UploadResponse,
+} from './types.js';
+import { idList, isRecord } from './validate.js';
+
+const isStream = (v: unknown): v is AsyncIterable<Uint8Array> =>
+  typeof v === 'object' && v !== null && Symbol.asyncIterator in v;
+
+export async function upload(s: ServiceContext, request: UploadRequest, auth: Auth): Promise<UploadResponse> {
+  const E = (slug: string, vars?: Record<string, string>) => endpointError(`upload.${slug}`, vars);
+  const caller = s.callers.identify(auth.token, {
+    malformed: () => E('badToken'),
+    unknown: () => E('unauthorized'),
+  });
+  let ownerKey: Buffer | null = null;
+  if (caller.kind === 'token') {
+    if (!s.callers.hasKey(auth.encKey)) throw E('keyRequired');
+    ownerKey = await s.callers.ownerKey(caller, auth.encKey, true);
+    if (ownerKey === null) throw E('badKey');
+  }
+  const bad = (details: string) => E('badMultipart', { details });
+  const files = isRecord(request) ? request.files : undefined;
+  if (!Array.isArray(files) || files.length === 0) throw bad('no files in field "files"');
+  if (files.length > s.limits.maxFilesPerUpload) throw bad(`more than ${s.limits.maxFilesPerUpload} files`);
+  for (const f of files as unknown[]) {
+    const name = isRecord(f) ? f.name : undefined;
+    if (typeof name !== 'string' || name.length === 0 || name.length > s.limits.maxFileNameLength) {
+      throw bad(`every file needs a name of 1 to ${s.limits.maxFileNameLength} characters`);
+    }
+    if (!isRecord(f) || !(f.data instanceof Uint8Array || isStream(f.data))) {
+      throw bad(`file "${name}" has no content`);
+    }
+  }
+  const deadline = Date.now() + s.limits.uploadTimeoutMs;
+  const staged: { writer: BlobWriter; row: FileRow }[] = [];
+  const committed: string[] = [];
+  try {
+    for (const f of files) {
+      const id = newId();
+      const dataKey = ownerKey === null ? null : newDataKey();
+      const { writer, size } = await writeContent(s.store.blobs, {
+        id,
+        data: f.data,
+        dataKey,
+        maxBytes: s.limits.uploadFileBytes,
+        deadline,
+      }).catch((e: unknown) => {
+        throw !isTaeError(e)
+          ? e
+          : e.code === 'TOO_LARGE'
+            ? E('tooLarge', { name: f.name })
+            : e.code === 'TIMEOUT'
+              ? E('timeout')
+              : bad(e.message);
+      });
+      const wrappedKey = dataKey === null ? null : seal(ownerKey!, dataKey, AAD.fileKey(id));
+      const row: FileRow = {
+        id,
+        owner: caller.owner,
+        name: f.name,
+        createdAt: Date.now(),
+        visibility: ownerKey === null ? 'public' : 'private',
+        size,
+        wrappedKey,
+      };
+      staged.push({ writer, row });
+    }
+    for (const { writer, row } of staged) {
+      await writer.commit(row.id);
+      committed.push(row.id);
+    }
+    s.store.files.insertAll(staged.map((x) => x.row));
+  } catch (e) {
+    await Promise.all(staged.map((x) => x.writer.abort()));
+    await Promise.all(committed.map((id) => s.store.blobs.remove(id)));
+    throw e;
+  }
+  const n = staged.length;
+  return {
+    file_ids: staged.map((x) => [x.row.id, x.row.name]),
+    message: `${n} file${n === 1 ? '' : 's'} uploaded`,
+  };
+}
+
+export async function listFiles(s: ServiceContext, auth: Auth): Promise<FileListResponse> {
+  const unauthorized = () => endpointError('listFiles.unauthorized');
+  const caller = s.callers.identify(auth.token, { unknown: unauthorized, missing: unauthorized });
+  return {
+    files: s.store.files
+      .listByOwner(caller.owner!)
+      .map((f) => [
+        f.id,
+        f.name,
+        utcText(f.createdAt),
+        f.visibility,
+        f.wrappedKey ? 'encrypted' : 'unencrypted',
+      ]),
+  };
+}
+
+export async function deleteFiles(
+  s: ServiceContext,
+  request: DeleteRequest,
+  auth: Auth,
+): Promise<MessageResponse> {
+  const E = (slug: string) => () => endpointError(`deleteFiles.${slug}`);
+  const caller = s.callers.identify(auth.token, { unknown: E('unauthorized'), missing: E('unauthorized') });
+  const ids = idList(isRecord(request) ? request.ids : undefined, s.limits.maxIdsPerRequest, {
+    empty: E('badId'),
+    tooMany: E('tooManyIds'),
+    bad: E('badId'),
+  });
+  const rejected = s.store.files.deleteAllIf(ids, (f) => f !== null && f.owner === caller.owner);
+  if (rejected !== null) throw E('notFound')();
+  // Rows are gone (the files no longer exist); contents follow. A crash here leaves blobs
+  // without rows, which the next open removes.
+  await Promise.all(ids.map((id) => s.store.blobs.remove(id)));
+  s.store.checkpoint();
+  return { message: `${ids.length} file${ids.length === 1 ? '' : 's'} deleted` };
+}

@@ -1,0 +1,41 @@
+/**
+ * The service of the interface, in-process: `Engine` with one method per endpoint, its error
+ * table, limits and the request/response types.
+ */
+
+export { ENDPOINTS, type Endpoint, type EndpointInfo } from './endpoints.js';
+export { Engine, type EngineOptions, type EngineRecovery } from './engine.js';
+export {
+  ERROR_ROWS,
+  type ErrorResponse,
+  type ErrorRow,
+  endpointError,
+  errorResponse,
+  rowsOf,
+} from './error-table.js';
+export {
+  ANONYMOUS_PRIORITY,
+  DEFAULT_LIMITS,
+  type EngineLimits,
+  SUBSCRIPTION_LEVELS,
+  type SubscriptionLevel,
+} from './limits.js';
+export type {
+  Auth,
+  DeleteRequest,
+  FileJobRequest,
+  FileListResponse,
+  FileListRow,
+  IssuedToken,
+  JobCreated,
+  JobListResponse,
+  JobListRow,
+  JobRequest,
+  JobStatusEvent,
+  JobStatusResponse,
+  MessageResponse,
+  ParseJobRequest,
+  UploadFile,
+  UploadRequest,
+  UploadResponse,
+} from './types.js';

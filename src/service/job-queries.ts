@@ -1,0 +1,102 @@
+/**
+ * Job status, list, delete and cancel. Reading a private job needs its owner's token and key;
+ * a poll with the key also re-arms a private job that a restart left waiting for it.
+ */
+import { isUuid } from '../crypto/index.js';
+import { decodeResult, utcText } from '../jobs/index.js';
+import type { JobRow } from '../store/index.js';
+import type { Caller } from './callers.js';
+import type { ServiceContext } from './context.js';
+import { endpointError } from './error-table.js';
+import type {
+  Auth,
+  DeleteRequest,
+  JobListResponse,
+  JobRequest,
+  JobStatusResponse,
+  MessageResponse,
+} from './types.js';
+import { idList, isRecord } from './validate.js';
+
+const jobIdOf = (request: unknown): unknown => (isRecord(request) ? request.job_id : undefined);
+
+/** The owner key a private job needs from this caller, or the 403 (null for a public job). */
+async function keyFor(
+  s: ServiceContext,
+  row: JobRow,
+  caller: Caller,
+  encKey: string | undefined,
+  forbidden: () => Error,
+): Promise<Buffer | null> {
+  if (row.visibility === 'public') return null;
+  const key = s.callers.hasKey(encKey) ? await s.callers.ownerKey(caller, encKey, false) : null;
+  if (key === null) throw forbidden();
+  return key;
+}
+
+export async function getJob(s: ServiceContext, request: JobRequest, auth: Auth): Promise<JobStatusResponse> {
+  const caller = s.callers.identify(auth.token, { unknown: () => endpointError('getJob.unauthorized') });
+  const raw = jobIdOf(request);
+  const notFound = () =>
+    endpointError('getJob.notFound', { job_id: typeof raw === 'string' ? raw : String(raw) });
+  let row = isUuid(raw) ? s.store.jobs.get(raw.toLowerCase()) : null;
+  if (row === null || (row.visibility === 'private' && row.owner !== caller.owner)) throw notFound();
+  const ownerKey = await keyFor(s, row, caller, auth.encKey, () => endpointError('getJob.keyRequired'));
+  if (ownerKey !== null && row.needsKey) {
+    s.scheduler.arm(row, ownerKey);
+    row = s.store.jobs.get(row.id) ?? row;
+  }
+  const base = { id: row.id, job_name: row.name, status: row.status };
+  if (row.status !== 'Completed' && row.status !== 'Failed') return base;
+  const body = s.store.jobs.result(row.id);
+  return { ...base, insights: body === null ? [] : decodeResult(row, body, ownerKey) };
+}
+
+export async function listJobs(s: ServiceContext, auth: Auth): Promise<JobListResponse> {
+  const unauthorized = () => endpointError('listJobs.unauthorized');
+  const caller = s.callers.identify(auth.token, { unknown: unauthorized, missing: unauthorized });
+  return {
+    jobs: s.store.jobs
+      .listByOwner(caller.owner!)
+      .map((j) => [j.id, j.name, j.status, utcText(j.createdAt), j.visibility, j.type]),
+  };
+}
+
+export async function deleteJobs(
+  s: ServiceContext,
+  request: DeleteRequest,
+  auth: Auth,
+): Promise<MessageResponse> {
+  const E = (slug: string) => () => endpointError(`deleteJobs.${slug}`);
+  const caller = s.callers.identify(auth.token, { unknown: E('unauthorized'), missing: E('unauthorized') });
+  const ids = idList(isRecord(request) ? request.ids : undefined, s.limits.maxIdsPerRequest, {
+    empty: E('badId'),
+    tooMany: E('tooManyIds'),
+    bad: E('badId'),
+  });
+  // One transaction checks ownership of every id and deletes them all (results cascade);
+  // running ones are then stopped, and their late results are discarded by guarded writes.
+  const rejected = s.store.jobs.deleteAllIf(ids, (j) => j !== null && j.owner === caller.owner);
+  if (rejected !== null) throw E('notFound')();
+  for (const id of ids) s.scheduler.forget(id);
+  s.store.checkpoint();
+  return { message: `${ids.length} job${ids.length === 1 ? '' : 's'} deleted` };
+}
+
+export async function cancelJob(
+  s: ServiceContext,
+  request: JobRequest,
+  auth: Auth,
+): Promise<MessageResponse> {
+  const E = (slug: string) => () => endpointError(`cancelJob.${slug}`);
+  const caller = s.callers.identify(auth.token, { unknown: E('unauthorized'), missing: E('unauthorized') });
+  const raw = jobIdOf(request);
+  if (!isUuid(raw)) throw E('badId')();
+  const row = s.store.jobs.get(raw.toLowerCase());
+  if (row === null || row.owner !== caller.owner) throw E('notFound')();
+  const ownerKey = await keyFor(s, row, caller, auth.encKey, E('keyRequired'));
+  const outcome = s.scheduler.cancel(row, ownerKey);
+  if (outcome === 'cancelled') return { message: 'Job cancelled' };
+  const status = s.store.jobs.get(row.id)?.status ?? row.status;
+  return { message: `Job already ${status.toLowerCase()}` };
+}
