@@ -18,7 +18,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   analysis: ['errors', 'evtx', 'sigma', 'lookup'],
   crypto: ['errors'],
   store: ['errors', 'crypto', 'native'],
-  jobs: ['errors', 'store', 'crypto', 'evtx', 'parse', 'sigma', 'yara', 'rules', 'analysis'],
+  jobs: ['errors', 'store', 'crypto', 'evtx', 'parse', 'sigma', 'yara', 'rules', 'analysis', 'lookup'],
   service: [
     'errors',
     'store',

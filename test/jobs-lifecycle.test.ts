@@ -270,8 +270,8 @@ describe('names', () => {
   });
 });
 
-describe('the winevtx summary runner', () => {
-  test('counts events per file and event id; a non-EVTX file becomes an Error insight beside them', async () => {
+describe('the winevtx runner', () => {
+  test('builds the result types with Sigma matches; a non-EVTX file becomes an Error insight beside them', async () => {
     await withEngine({}, async (e, file) => {
       const junk = (await e.upload({ files: [{ name: 'notes.txt', data: Buffer.from('hello, not a log') }] }))
         .file_ids[0]![0];
@@ -280,24 +280,37 @@ describe('the winevtx summary runner', () => {
         (await e.createParseJob({ file_ids: [file, junk], run_sigma_rules: true })).id,
       );
       assert.equal(s.status, 'Completed');
-      const [overview, counts, chart, error] = s.insights as [
-        { Metadata: { data: Record<string, string> } },
-        { Table: { data: string[][] } },
-        { Chart: { data: [string, number][] } },
-        { Error: { message: string } },
-      ];
+      const insights = s.insights ?? [];
+      const titled = (t: string) => insights.find((i) => Object.values(i)[0]?.title === t);
+      const overview = titled('Overview') as { Metadata: { data: Record<string, string> } };
       assert.equal(overview.Metadata.data.records, '7');
-      assert.match(overview.Metadata.data.sigma_rules!, /^requested/);
-      assert.deepEqual(counts.Table.data[0], ['File', 'Channel', 'Provider', 'Event ID', 'Count']);
-      assert.deepEqual(counts.Table.data[1], [
-        'small.evtx',
-        'Security',
-        'Microsoft-Windows-Security-Auditing',
-        '4625',
-        '4',
-      ]);
-      assert.deepEqual(chart.Chart.data[0], ['4625', 4]);
+      assert.match(overview.Metadata.data.sigma!, /^\d+ matches of \d+ rules$/);
+      const top = titled('Overview: Top Event IDs') as { Chart: { data: [string, number][] } };
+      assert.deepEqual(top.Chart.data[0], ['4625 Security', 4]);
+      const sigma = titled('Overview: Sigma Matches') as { Table: { data: string[][] } };
+      assert.ok(
+        sigma.Table.data.some((row) => /Service Installed/.test(row[0]!)),
+        'a builtin rule saw the service',
+      );
+      for (const t of [
+        'Process Inference Graph',
+        'Key Event Timeline',
+        'Process Analysis',
+        'Network Analysis',
+        'Authentication',
+        'Persistence',
+      ])
+        assert.ok(titled(t), `${t} is present`);
+      const error = insights.at(-1) as { Error: { message: string } };
       assert.match(error.Error.message, /^notes\.txt: input is not an EVTX file/);
+      const quiet = await settle(
+        e,
+        (await e.createParseJob({ file_ids: [file], run_sigma_rules: false })).id,
+      );
+      const plain = (quiet.insights ?? []).find((i) => Object.values(i)[0]?.title === 'Overview') as {
+        Metadata: { data: Record<string, string> };
+      };
+      assert.equal(plain.Metadata.data.sigma, 'not requested');
       const only = await settle(e, (await e.createParseJob({ file_ids: [junk], run_sigma_rules: false })).id);
       assert.equal(only.status, 'Failed', 'no readable file: the job fails with its Error insights');
     });
@@ -322,7 +335,15 @@ describe('the winevtx summary runner', () => {
           owner,
         );
         const overview = s.insights![0] as { Metadata: { data: Record<string, string> } };
-        assert.deepEqual([overview.Metadata.data.files, overview.Metadata.data.records], ['2', '14']);
+        // The private copy holds the same records as the public one: counted once, as duplicates.
+        assert.deepEqual(
+          [
+            overview.Metadata.data.files,
+            overview.Metadata.data.records,
+            overview.Metadata.data.duplicate_records,
+          ],
+          ['pub.evtx: 7 records\npriv.evtx: 0 records (7 duplicates skipped)', '7', '7'],
+        );
         await e.close();
       }
     } finally {

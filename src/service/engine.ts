@@ -147,7 +147,7 @@ export class Engine {
     });
     const yaraFiles = createYaraFileRunner({ community: () => community.yara() });
     const runners: JobRunners = {
-      winevtx: createWinevtxRunner({ pool: pool.get }),
+      winevtx: createWinevtxRunner({ pool: pool.get, sigma: () => community.sigma() }),
       sigma_file_community: (input, ctx) => sigmaFiles(input, ctx),
       sigma_file_custom: (input, ctx) => sigmaFiles(input, ctx),
       yara_file_community: (input, ctx) => yaraFiles(input, ctx),
