@@ -180,7 +180,10 @@ test('same-named files: the builtin pack first, then user packs in the order add
   await lib.addPack(second);
   assert.equal(lib.get('sigma', ['dup']).results.dup?.[0], 'title: First A');
   assert.deepEqual(
-    lib.variants('sigma', 'dup').map((v) => [v.pack, v.path, v.title]),
+    lib
+      .variants('sigma', 'dup')
+      .filter((v) => v.logsource === undefined)
+      .map((v) => [v.pack, v.path, v.title]),
     [
       ['first', 'a/dup.yml', 'First A'],
       ['first', 'b/dup.yml', 'First B'],
@@ -192,7 +195,10 @@ test('same-named files: the builtin pack first, then user packs in the order add
     'title: Security Event Log Cleared',
   );
   assert.deepEqual(
-    lib.variants('sigma', 'win_security_log_cleared').map((v) => v.pack),
+    lib
+      .variants('sigma', 'win_security_log_cleared')
+      .filter((v) => v.logsource === undefined)
+      .map((v) => v.pack),
     ['builtin', 'second'],
   );
   lib.close();

@@ -7,6 +7,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { SqliteDatabase } from '../../native/sqlite.js';
 import { invalidOption, TaeError } from '../errors/index.js';
+import { loadRules, mapRule } from '../sigma/index.js';
 import { BUILTIN_PACK, builtinPackDir } from './builtin.js';
 import { indexPack } from './index-pack.js';
 import { ruleLines } from './lines.js';
@@ -161,10 +162,24 @@ export class RuleLibrary {
    * SEAM (Sigma): derived versions of a rule per log source (the sigma module's mapRule and
    * renderYaml) are to be appended here, after the indexed files they derive from.
    */
+  /**
+   * Every file with this name, each followed (for Sigma) by its derived versions: the rule
+   * rewritten for each Windows log source it maps to, e.g. a Sysmon and a Security 4688 one.
+   */
   variants(kind: RuleKind, name: string): RuleVariant[] {
     this.ensureBuiltin();
     const rows = this.store.rulesWithText(kindOf(kind), { names: requestedNames(kind, [name]) });
-    return rows.map((r) => ({ ...summaryOf(r), lines: ruleLines(r.text) }));
+    return rows.flatMap((r) => {
+      const file: RuleVariant = { ...summaryOf(r), lines: ruleLines(r.text) };
+      if (kind !== 'sigma') return [file];
+      const derived = loadRules(r.text, r.path, { placeholders: this.settings.placeholders }).rules.flatMap(
+        (rule) => {
+          const mapping = mapRule(rule, { placeholders: this.settings.placeholders });
+          return mapping.ok ? mapping.variants : [];
+        },
+      );
+      return [file, ...derived.map((v) => ({ ...summaryOf(r), lines: v.renderYaml(), logsource: v.name }))];
+    });
   }
 
   list(filter: { readonly kind?: RuleKind; readonly pack?: string } = {}): RuleSummary[] {

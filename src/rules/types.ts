@@ -45,6 +45,11 @@ export interface RuleSummary {
 /** One file carrying a name, with its text as lines. */
 export interface RuleVariant extends RuleSummary {
   readonly lines: readonly string[];
+  /**
+   * For a Sigma rule rewritten for one log source (`sysmon`, `security`…), its name; absent
+   * for the file as written.
+   */
+  readonly logsource?: string;
 }
 
 export const PACK_DIAGNOSTIC_CODES = [
