@@ -17,8 +17,21 @@ const ALLOWED: Record<string, readonly string[]> = {
   rules: ['errors', 'sigma', 'yara', 'native'],
   analysis: ['errors', 'evtx', 'sigma', 'lookup'],
   crypto: ['errors'],
+  search: ['errors', 'evtx', 'analysis', 'lookup', 'crypto', 'native'],
   store: ['errors', 'crypto', 'native'],
-  jobs: ['errors', 'store', 'crypto', 'evtx', 'parse', 'sigma', 'yara', 'rules', 'analysis', 'lookup'],
+  jobs: [
+    'errors',
+    'store',
+    'crypto',
+    'evtx',
+    'parse',
+    'sigma',
+    'yara',
+    'rules',
+    'analysis',
+    'lookup',
+    'search',
+  ],
   service: [
     'errors',
     'store',
@@ -31,8 +44,10 @@ const ALLOWED: Record<string, readonly string[]> = {
     'rules',
     'lookup',
     'analysis',
+    ,
+    'search',
   ],
-  cli: ['errors', 'evtx', 'parse', 'sigma', 'yara', 'rules', 'lookup', 'service'],
+  cli: ['errors', 'evtx', 'parse', 'sigma', 'yara', 'rules', 'lookup', 'service', 'search'],
   '.': [
     'errors',
     'evtx',
@@ -47,6 +62,8 @@ const ALLOWED: Record<string, readonly string[]> = {
     'jobs',
     'service',
     'cli',
+    ,
+    'search',
   ],
 };
 /** Node built-ins a pure module must not touch (node:crypto's randomBytes and zlib's crc32 are pure). */
