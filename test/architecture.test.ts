@@ -17,6 +17,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   rules: ['errors', 'sigma', 'yara', 'native'],
   analysis: ['errors', 'evtx', 'sigma', 'lookup'],
   crypto: ['errors'],
+  report: ['errors', 'analysis'],
+  http: ['errors', 'service'],
   search: ['errors', 'evtx', 'analysis', 'lookup', 'crypto', 'native'],
   store: ['errors', 'crypto', 'native'],
   jobs: [
@@ -47,7 +49,21 @@ const ALLOWED: Record<string, readonly string[]> = {
     ,
     'search',
   ],
-  cli: ['errors', 'evtx', 'parse', 'sigma', 'yara', 'rules', 'lookup', 'service', 'search'],
+  cli: [
+    'errors',
+    'evtx',
+    'parse',
+    'sigma',
+    'yara',
+    'rules',
+    'lookup',
+    'service',
+    'search',
+    'http',
+    'report',
+    'analysis',
+    'jobs',
+  ],
   '.': [
     'errors',
     'evtx',
@@ -64,6 +80,9 @@ const ALLOWED: Record<string, readonly string[]> = {
     'cli',
     ,
     'search',
+    ,
+    'http',
+    'report',
   ],
 };
 /** Node built-ins a pure module must not touch (node:crypto's randomBytes and zlib's crc32 are pure). */
