@@ -46,7 +46,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'rules',
     'lookup',
     'analysis',
-    ,
     'search',
   ],
   cli: [
@@ -78,9 +77,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'jobs',
     'service',
     'cli',
-    ,
     'search',
-    ,
     'http',
     'report',
   ],
