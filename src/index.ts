@@ -34,6 +34,15 @@ export {
   type XmlElement,
   type XmlNode,
 } from './evtx/index.js';
+export {
+  createHttpHandler,
+  DEFAULT_HTTP_LIMITS,
+  type HttpOptions,
+  type RunningServer,
+  type ServeOptions,
+  serve,
+  UPLOAD_ALIAS,
+} from './http/index.js';
 export { LOOKUP_MODULES, type LookupDataset, type LookupResult, lookup } from './lookup/index.js';
 export {
   DecodePool,
@@ -44,6 +53,7 @@ export {
   type ParseStats,
   parseEvtx,
 } from './parse/index.js';
+export { buildReport, type ReportInput, type ReportMatch, type ReportRule } from './report/index.js';
 export {
   openRuleLibrary,
   type RuleKind,

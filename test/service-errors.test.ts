@@ -26,6 +26,9 @@ const KEY = 'owner key: correct horse battery';
 const OTHER_KEY = 'other key: tr0ub4dor&3 tr0ub4dor';
 const ids = (n: number) => Array.from({ length: n }, () => randomUUID());
 
+const DETAIL_FIELD_ERROR =
+  'filter[0].field must be one of event_id, record_id, timestamp, provider, computer, sigma_matches or details.<name> (letters, digits, _ . : - [ ] and spaces, at most 128)';
+
 interface Fixture {
   e: Engine;
   owner: Auth;
@@ -36,6 +39,14 @@ interface Fixture {
   priv: string;
   otherPriv: string;
   privJob: string;
+  /** A Completed public parse job whose runner wrote no event index. */
+  doneJob: string;
+  /** A public parse job whose runner runs until the engine closes. */
+  runningJob: string;
+  /** A public parse job (with an owner) cancelled while it ran: Failed. */
+  failedJob: string;
+  /** A Sigma file job. */
+  sigmaJob: string;
 }
 
 interface Scenario {
@@ -249,6 +260,7 @@ const SCENARIOS: Partial<Record<Endpoint, Record<string, Scenario[]>>> = {
       s('a public file (owned by no one)', (f) => f.e.deleteFiles({ ids: [f.pubSmall] }, f.owner)),
     ],
   },
+  search: searchScenarios(),
   cancelJob: {
     badId: [s('not a UUID', (f) => f.e.cancelJob({ job_id: 'x' }, f.owner))],
     unauthorized: [s('no token', (f) => f.e.cancelJob({ job_id: f.privJob }))],
@@ -258,6 +270,72 @@ const SCENARIOS: Partial<Record<Endpoint, Record<string, Scenario[]>>> = {
     notFound: [s("another owner's job", (f) => f.e.cancelJob({ job_id: f.privJob }, f.other))],
   },
 };
+
+function searchScenarios(): Record<string, Scenario[]> {
+  const call = (f: Fixture, body: Record<string, unknown>, auth: Auth = {}) =>
+    f.e.search({ job_id: f.doneJob, search: '', browse_events: true, ...body }, auth);
+  const filter = (field: string, operator = 'equals') => ({ filter: [{ field, operator, value: 'x' }] });
+  return {
+    jobNotFound: [
+      s('a completed parse job without an event index', (f) => call(f, {})),
+      s('a Sigma file job', (f) => call(f, { job_id: f.sigmaJob })),
+    ],
+    notCompleted: [
+      s('a job still Processing', (f) => call(f, { job_id: f.runningJob })),
+      s('a Failed (cancelled) job', (f) => call(f, { job_id: f.failedJob, browse_events: false })),
+    ],
+    badTimeRange: [
+      s('start_time after end_time', (f) => call(f, { start_time: 2000, end_time: 1000 })),
+      s('a negative start_time', (f) => call(f, { start_time: -1 })),
+      s('a fractional end_time', (f) => call(f, { end_time: 1.5 })),
+      s('an end_time that is a string', (f) => call(f, { end_time: '2024-01-01' })),
+    ],
+    badRequest: [
+      s('page 11', (f) => call(f, { page: 11 }), { details: 'page must be an integer from 1 to 10' }),
+      s('page 0', (f) => call(f, { page: 0 }), { details: 'page must be an integer from 1 to 10' }),
+      s('show 101', (f) => call(f, { show: 101 }), { details: 'show must be an integer from 1 to 100' }),
+      s('no browse_events', (f) => call(f, { browse_events: undefined }), {
+        details: 'browse_events must be a boolean',
+      }),
+      s('search is not a string', (f) => call(f, { search: 42 }), { details: 'search must be a string' }),
+      s('an unknown operator', (f) => call(f, filter('provider', 'matches')), {
+        details:
+          'filter[0].operator must be one of equals, not_equals, contains, does_not_contain, starts_with, ends_with',
+      }),
+      s('an unknown field', (f) => call(f, filter('level')), { details: DETAIL_FIELD_ERROR }),
+      s('a details name with a quote', (f) => call(f, filter('details.a"b')), {
+        details: DETAIL_FIELD_ERROR,
+      }),
+      s('a details name too long', (f) => call(f, filter(`details.${'a'.repeat(129)}`)), {
+        details: DETAIL_FIELD_ERROR,
+      }),
+    ],
+    unauthorized: [s('an unissued token', (f) => call(f, {}, f.unknown))],
+    keyRequired: [
+      s('own private job, no key', (f) => call(f, { job_id: f.privJob }, { token: f.owner.token })),
+      s('own private job, wrong key', (f) =>
+        call(f, { job_id: f.privJob }, { ...f.owner, encKey: OTHER_KEY }),
+      ),
+    ],
+    notFound: [
+      s('an id no job has', (f) => call(f, { job_id: randomUUID() })),
+      s('not a UUID', (f) => call(f, { job_id: 'nope' })),
+      s("another owner's private job", (f) => call(f, { job_id: f.privJob }, f.other)),
+    ],
+  };
+}
+
+function untilAborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+}
+
+async function settled(e: Engine, jobId: string, want: string): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if ((await e.getJob({ job_id: jobId })).status === want) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`job ${jobId} never became ${want}`);
+}
 
 function file(size: number) {
   return { name: 'f', data: new Uint8Array(size).fill(0x41) };
@@ -294,7 +372,10 @@ async function setup(): Promise<Fixture> {
       uploadFileBytes: 3000,
       uploadTimeoutMs: 300,
     },
-    runners: { winevtx: async () => [] },
+    // A parse job with run_sigma_rules runs until cancelled or closed; one without ends at once.
+    runners: {
+      winevtx: (input, ctx) => (input.run_sigma_rules ? untilAborted(ctx.signal) : Promise.resolve([])),
+    },
   });
   const owner = { token: (await e.createToken()).token, encKey: KEY };
   const other = { token: (await e.createToken()).token, encKey: OTHER_KEY };
@@ -310,8 +391,21 @@ async function setup(): Promise<Fixture> {
     priv: await up(500, owner),
     otherPriv: await up(500, other),
     privJob: '',
+    doneJob: '',
+    runningJob: '',
+    failedJob: '',
+    sigmaJob: '',
   };
   f.privJob = (await e.createParseJob({ file_ids: [f.priv], run_sigma_rules: false }, owner)).id;
+  f.doneJob = (await e.createParseJob({ file_ids: [f.pubSmall], run_sigma_rules: false })).id;
+  f.runningJob = (await e.createParseJob({ file_ids: [f.pubSmall], run_sigma_rules: true })).id;
+  const ownerNoKey = { token: owner.token };
+  f.failedJob = (await e.createParseJob({ file_ids: [f.pubSmall], run_sigma_rules: true }, ownerNoKey)).id;
+  await settled(e, f.failedJob, 'Processing');
+  await e.cancelJob({ job_id: f.failedJob }, ownerNoKey);
+  f.sigmaJob = (await e.createSigmaFileJob({ file_ids: [f.pubSmall], operation: 'run_community_rules' })).id;
+  await settled(e, f.doneJob, 'Completed');
+  await settled(e, f.runningJob, 'Processing');
   return f;
 }
 
@@ -386,6 +480,7 @@ describe('500 rows: unexpected failures answer with an error id', () => {
     deleteJobs: () => e.deleteJobs({ ids: ids(1) }, auth()),
     deleteFiles: () => e.deleteFiles({ ids: ids(1) }, auth()),
     cancelJob: () => e.cancelJob({ job_id: randomUUID() }, auth()),
+    search: () => e.search({ job_id: randomUUID(), search: 'x', browse_events: true }),
     sigmaRules: () => e.sigmaRules({ rule_names: ['proc_creation_x'] }),
     yaraRules: () => e.yaraRules({ rule_names: ['x'] }),
   };

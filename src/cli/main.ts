@@ -2,8 +2,10 @@
 /** `tae`: the command line. Exit codes: 0 ok, 1 findings (where asked), 2 usage, 3 input error. */
 import { Command, CommanderError } from 'commander';
 import { isTaeError } from '../errors/index.js';
+import { registerCommands } from './commands.js';
 import { parseCommand } from './parse-command.js';
 import { rulesCommand } from './rules-command.js';
+import { serveCommand } from './serve-command.js';
 
 export const EXIT = { OK: 0, FINDINGS: 1, USAGE: 2, INPUT: 3, INTERNAL: 4 } as const;
 
@@ -18,7 +20,11 @@ async function main(argv: string[]): Promise<number> {
   parseCommand(program, (code) => {
     exitCode = code;
   });
+  registerCommands(program, (code) => {
+    exitCode = code;
+  });
   rulesCommand(program);
+  serveCommand(program);
   try {
     await program.parseAsync(argv);
     return exitCode;
@@ -28,6 +34,7 @@ async function main(argv: string[]): Promise<number> {
     if (isTaeError(e)) {
       process.stderr.write(`tae: ${e.message}\n`);
       if (debug) process.stderr.write(`${e.stack}\n`);
+      if (e.code === 'INTERNAL') return EXIT.INTERNAL;
       return e.code === 'INVALID_ARGUMENT' ? EXIT.USAGE : EXIT.INPUT;
     }
     process.stderr.write(`tae: internal error: ${(e as Error).message}\n`);

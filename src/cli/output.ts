@@ -1,6 +1,8 @@
 /** Writing to stdout with back-pressure, so huge outputs never pile up in memory. */
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
+import { FORMATTERS, type Format } from './formats.js';
+import type { RecordSet } from './records.js';
 
 export class Output {
   private buffered = '';
@@ -23,4 +25,14 @@ export class Output {
     this.buffered = '';
     if (!ok) await once(this.stream, 'drain');
   }
+}
+
+/** Prints a record set in one of the formats, streaming. */
+export async function writeRecords(
+  set: RecordSet,
+  format: Format,
+  out: Output = new Output(),
+): Promise<void> {
+  for (const piece of FORMATTERS[format](set)) await out.write(piece);
+  await out.flush();
 }

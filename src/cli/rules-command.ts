@@ -1,32 +1,27 @@
 /**
  * `tae rules`: the rule library from the command line. `add` imports a directory or zip
  * pack, `list` shows packs (or rules), `remove` drops a pack, `get` prints rules as the
- * retrieval endpoints answer them. The index lives in --data-dir, else $TAE_HOME, else the
+ * retrieval endpoints answer them. The index lives in --data (or --data-dir), else $TAE_HOME, else the
  * per-user data directory ($XDG_DATA_HOME or ~/.local/share, then threat-analysis-engine).
  */
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { Argument, type Command, Option } from 'commander';
 import { isTaeError, TaeError } from '../errors/index.js';
 import { openRuleLibrary, RULE_KINDS, type RuleKind, type RuleLibrary } from '../rules/index.js';
+import { dataOption, defaultDataDir } from './common.js';
+
+/** Where `tae serve` and others find the default directory (defined with the shared options). */
+export { defaultDataDir } from './common.js';
 
 interface DataDirFlag {
+  data?: string;
   dataDir?: string;
 }
 
-export function defaultDataDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
-  if (env.TAE_HOME) return env.TAE_HOME;
-  return join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'threat-analysis-engine');
-}
-
-const dataDirOption = () =>
-  new Option(
-    '--data-dir <dir>',
-    'directory of the rule index (default: $TAE_HOME, else the per-user data directory)',
-  );
+/** `--data` as the other commands spell it; `--data-dir` kept as this command's first spelling. */
+const dataDirOption = () => new Option('--data-dir <dir>', 'the same as --data').hideHelp();
 
 async function withLibrary<T>(flags: DataDirFlag, use: (library: RuleLibrary) => Promise<T> | T): Promise<T> {
-  const library = await openRuleLibrary({ dataDir: flags.dataDir ?? defaultDataDir() });
+  const library = await openRuleLibrary({ dataDir: flags.data ?? flags.dataDir ?? defaultDataDir() });
   try {
     return await use(library);
   } finally {
@@ -46,6 +41,7 @@ export function rulesCommand(program: Command): void {
     )
     .argument('<pack>', 'directory or zip archive')
     .option('--name <name>', 'pack name (default: the directory or zip name)')
+    .addOption(dataOption())
     .addOption(dataDirOption())
     .action(async (pack: string, flags: DataDirFlag & { name?: string }) =>
       withLibrary(flags, async (library) => {
@@ -59,6 +55,7 @@ export function rulesCommand(program: Command): void {
     .option('--rules', 'list rules instead of packs')
     .addOption(new Option('--kind <kind>', 'only rules of this kind').choices([...RULE_KINDS]))
     .option('--pack <name>', 'only rules of this pack')
+    .addOption(dataOption())
     .addOption(dataDirOption())
     .action(async (flags: DataDirFlag & { rules?: boolean; kind?: RuleKind; pack?: string }) =>
       withLibrary(flags, (library) => {
@@ -77,6 +74,7 @@ export function rulesCommand(program: Command): void {
     .command('remove')
     .description('drop a user pack from the index')
     .argument('<name>', 'pack name')
+    .addOption(dataOption())
     .addOption(dataDirOption())
     .action(async (name: string, flags: DataDirFlag) =>
       withLibrary(flags, (library) => {
@@ -90,6 +88,7 @@ export function rulesCommand(program: Command): void {
     .description('print rules by exact name as { "results": { name: [lines] } }')
     .addArgument(new Argument('<kind>', 'rule kind').choices([...RULE_KINDS]))
     .argument('<names...>', 'rule names (file stems, case-sensitive)')
+    .addOption(dataOption())
     .addOption(dataDirOption())
     .action(async (kind: RuleKind, names: string[], flags: DataDirFlag) =>
       withLibrary(flags, (library) => {

@@ -1,6 +1,7 @@
 /**
  * Background jobs: the priority queue and its scheduler, the runner contract and registry
- * entries (the `winevtx` summary runner), insight types, and how private job data is sealed.
+ * entries (the `winevtx` summary runner, which also fills the job's event index), insight
+ * types, and how private job data is sealed.
  */
 export { decodeResult } from './codec.js';
 export {
@@ -30,5 +31,10 @@ export {
   type JobType,
   type RunContext,
 } from './types.js';
-export { createWinevtxRunner, type WinevtxRunnerOptions } from './winevtx.js';
+export {
+  createWinevtxRunner,
+  type JobEventIndex,
+  type JobEventIndexOptions,
+  type WinevtxRunnerOptions,
+} from './winevtx.js';
 export { createYaraFileRunner, type YaraFileRunnerOptions } from './yara-file.js';

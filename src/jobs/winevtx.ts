@@ -5,15 +5,34 @@
  * each new (not duplicate) event is also tested against the community Sigma rules and the
  * matches, correlation hits included, join the Overview and the timeline. A file that cannot
  * be read becomes an Error insight beside the others; the job fails only when none could.
+ * Each new event is also written, with the titles of the rules it matched, into the job's
+ * event index (search), which is committed before the job completes.
  */
-import { createAnalyzer, type DescribeEvent, flattenResults } from '../analysis/index.js';
+import { type Analyzer, createAnalyzer, type DescribeEvent, flattenResults } from '../analysis/index.js';
 import { isTaeError, TaeError } from '../errors/index.js';
 import { eventDescriber } from '../lookup/index.js';
 import { type DecodePool, parseEvtx } from '../parse/index.js';
+import type { EventSink, SigmaRuleRef } from '../search/index.js';
 import { type BaseMatch, correlate, type SigmaRule, sigmaEventFromEvtx } from '../sigma/index.js';
-import { errorInsight, type Insight } from './insights.js';
+import { errorInsight, type Insight, isErrorInsight } from './insights.js';
 import type { CompiledSigma } from './sigma-file.js';
 import type { JobRunner } from './types.js';
+
+/** A job's event index while the job runs (see the search module). */
+export interface JobEventIndex extends EventSink {
+  /** Makes the index the job's (sealed for a private job); called before the runner returns. */
+  commit(): Promise<void>;
+  /** Drops what was built (the job failed or was cancelled). */
+  abort(): void;
+}
+
+export interface JobEventIndexOptions {
+  /** The job runs Sigma rules. */
+  readonly sigma: boolean;
+  readonly describe: DescribeEvent;
+  /** The job's signal: a cancelled job stops building. */
+  readonly signal: AbortSignal;
+}
 
 export interface WinevtxRunnerOptions {
   /** The engine's shared decode pool, created on first use; files below `inlineBelowBytes` decode inline. */
@@ -26,7 +45,11 @@ export interface WinevtxRunnerOptions {
   readonly describe?: DescribeEvent;
   /** Base matches kept for correlations (default 1,000,000). */
   readonly maxMatches?: number;
+  /** Opens the event index of one run of a job; without it no index is written. */
+  readonly index?: (jobId: string, options: JobEventIndexOptions) => JobEventIndex;
 }
+
+const NO_RULES: readonly SigmaRuleRef[] = [];
 
 const ruleInput = (r: {
   title: string;
@@ -49,6 +72,25 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
     describe ??= eventDescriber();
     const sigma = input.run_sigma_rules && options.sigma !== undefined ? await options.sigma() : undefined;
     const analyzer = createAnalyzer({ sigma: input.run_sigma_rules, describe });
+    const index = options.index?.(ctx.jobId, { sigma: input.run_sigma_rules, describe, signal: ctx.signal });
+    try {
+      const insights = await analyse(input, ctx, analyzer, sigma, index);
+      if (insights.length > 0 && insights.every(isErrorInsight)) index?.abort();
+      else await index?.commit();
+      return insights;
+    } catch (e) {
+      index?.abort();
+      throw e;
+    }
+  };
+
+  async function analyse(
+    input: Parameters<JobRunner<'winevtx'>>[0],
+    ctx: Parameters<JobRunner<'winevtx'>>[1],
+    analyzer: Analyzer,
+    sigma: CompiledSigma | undefined,
+    index: EventSink | undefined,
+  ): Promise<Insight[]> {
     const correlating = sigma !== undefined && sigma.loaded.correlations.length > 0;
     const matches: BaseMatch[] = [];
     const limit = options.maxMatches ?? 1_000_000;
@@ -67,11 +109,22 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
         });
         for await (const r of parse) {
           const e = r.event;
-          if (e === undefined || !analyzer.add(e, { file: file.name }) || sigma === undefined) continue;
+          if (e === undefined) continue;
+          if (!analyzer.add(e, { file: file.name })) {
+            index?.duplicate(e, file.name);
+            continue;
+          }
+          if (sigma === undefined) {
+            index?.add(e, file.name, NO_RULES);
+            continue;
+          }
           const event = sigmaEventFromEvtx(e);
+          const rules: SigmaRuleRef[] = [];
           for (const { rule } of sigma.ruleSet.match(event)) {
+            const ref = ruleInput(rule);
+            rules.push(ref);
             analyzer.addSigmaMatch({
-              rule: ruleInput(rule),
+              rule: ref,
               recordId: e.recordId,
               timestamp: e.timestamp,
               channel: e.channel,
@@ -80,8 +133,10 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
             if (correlating && matches.length < limit)
               matches.push({ rule, timestamp: e.timestamp, event, recordId: e.recordId });
           }
+          index?.add(e, file.name, rules);
         }
         analyzer.addDiagnostics(parse.diagnostics, { file: file.name });
+        index?.fileDiagnostics(file.name, parse.diagnostics);
         parsed++;
       } catch (e) {
         if (ctx.signal.aborted) throw new TaeError('CANCELLED', 'job cancelled', { cause: e });
@@ -93,9 +148,12 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
     if (correlating) {
       const rules: readonly SigmaRule[] = sigma.loaded.rules;
       const { hits } = correlate({ correlations: sigma.loaded.correlations, matches, knownRules: rules });
-      for (const h of hits)
-        analyzer.addSigmaMatch({ rule: ruleInput(h.correlation), recordId: 0, timestamp: h.firstTimestamp });
+      for (const h of hits) {
+        const ref = ruleInput(h.correlation);
+        analyzer.addSigmaMatch({ rule: ref, recordId: 0, timestamp: h.firstTimestamp });
+        index?.correlation(ref, h.firstTimestamp);
+      }
     }
     return [...flattenResults(analyzer.finish()), ...errors];
-  };
+  }
 }

@@ -13,10 +13,12 @@ import {
   type RuleSet,
   type SigmaMatcher,
 } from '../sigma/index.js';
-import { type CompiledRuleSet, defaultYaraEngine, type YaraEngine } from '../yara/index.js';
-
-/** signature-base and others read these external variables; undefined ones fail to compile. */
-export const YARA_EXTERNAL_VARIABLES = { filename: '', filepath: '', extension: '', filetype: '', owner: '' };
+import {
+  type CompiledRuleSet,
+  defaultYaraEngine,
+  PACK_EXTERNAL_VARIABLES,
+  type YaraEngine,
+} from '../yara/index.js';
 
 export interface CommunitySigma {
   readonly loaded: LoadResult;
@@ -80,7 +82,7 @@ export class Community {
         namespace: `${s.pack}:${s.path}`,
         origin: `${s.pack}:${s.path}`,
       })),
-      variables: YARA_EXTERNAL_VARIABLES,
+      variables: { ...PACK_EXTERNAL_VARIABLES },
       invalidSources: 'skip',
     });
     if (outcome.kind === 'failed')

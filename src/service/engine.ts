@@ -13,11 +13,11 @@ import {
   createYaraFileRunner,
   type JobRunners,
   type JobStatusEvent,
-  Scheduler,
 } from '../jobs/index.js';
 import type { LookupResult } from '../lookup/index.js';
 import { DecodePool, defaultThreads } from '../parse/index.js';
 import type { RuleLibrary, RuleLibraryOptions } from '../rules/index.js';
+import type { SearchRequest, SearchResponse } from '../search/index.js';
 import type { SigmaDataResponse } from '../sigma/index.js';
 import { Store } from '../store/index.js';
 import type { YaraDataResponse } from '../yara/index.js';
@@ -28,9 +28,11 @@ import * as data from './data-api.js';
 import type { Endpoint } from './endpoints.js';
 import { endpointError } from './error-table.js';
 import * as files from './files-api.js';
+import { IndexingScheduler, JobIndexes } from './job-indexes.js';
 import * as queries from './job-queries.js';
 import * as jobs from './jobs-api.js';
 import { DEFAULT_LIMITS, type EngineLimits, isSubscriptionLevel, type SubscriptionLevel } from './limits.js';
+import * as searchApi from './search-api.js';
 import type * as T from './types.js';
 import type { Auth } from './types.js';
 
@@ -92,6 +94,8 @@ export interface EngineRecovery {
   readonly failed: number;
   /** Unfinished private jobs now waiting for their owner's key (a poll with it resumes them). */
   readonly parked: number;
+  /** Unfinished event-index builds and index files of deleted jobs, removed. */
+  readonly indexFilesRemoved: number;
 }
 
 function positiveInt(
@@ -112,6 +116,7 @@ export class Engine {
     private readonly options: EngineOptions,
     private readonly pool: LazyPool,
     private readonly community: Community,
+    private readonly indexes: JobIndexes,
     /** What opening found and repaired after an unclean stop. */
     readonly recovery: EngineRecovery,
   ) {}
@@ -146,24 +151,28 @@ export class Engine {
       community: () => community.sigma(),
     });
     const yaraFiles = createYaraFileRunner({ community: () => community.yara() });
+    const indexes = new JobIndexes(store);
     const runners: JobRunners = {
-      winevtx: createWinevtxRunner({ pool: pool.get, sigma: () => community.sigma() }),
+      winevtx: createWinevtxRunner({ pool: pool.get, sigma: () => community.sigma(), index: indexes.begin }),
       sigma_file_community: (input, ctx) => sigmaFiles(input, ctx),
       sigma_file_custom: (input, ctx) => sigmaFiles(input, ctx),
       yara_file_community: (input, ctx) => yaraFiles(input, ctx),
       yara_file_custom: (input, ctx) => yaraFiles(input, ctx),
       ...options.runners,
     };
-    const scheduler = new Scheduler({
-      store,
-      runners,
-      concurrency,
-      maxAttempts,
-      ...(options.onJobStatus ? { onStatus: options.onJobStatus } : {}),
-      ...(options.onInternalError ? { onInternalError: options.onInternalError } : {}),
-    });
+    const scheduler = new IndexingScheduler(
+      {
+        store,
+        runners,
+        concurrency,
+        maxAttempts,
+        ...(options.onJobStatus ? { onStatus: options.onJobStatus } : {}),
+        ...(options.onInternalError ? { onInternalError: options.onInternalError } : {}),
+      },
+      indexes,
+    );
     const s: ServiceContext = { store, callers: new Callers(store), scheduler, limits };
-    return new Engine(s, options, pool, community, { ...store.recovery, ...scheduler.start() });
+    return new Engine(s, options, pool, community, indexes, { ...store.recovery, ...scheduler.start() });
   }
 
   /** Issues a token (the spec does not show how tokens are issued; this is ours). */
@@ -215,6 +224,15 @@ export class Engine {
 
   deleteJobs(request: T.DeleteRequest, auth: T.Auth = {}): Promise<T.MessageResponse> {
     return this.guard('deleteJobs', () => queries.deleteJobs(this.s, request, auth));
+  }
+
+  /**
+   * `POST /analysis/winevtx/search`: a completed parse job's events, by text, filters and time
+   * window, a page at a time (`browse_events: true`); or its analysis rebuilt for the window.
+   * `request` is a `SearchRequest`, checked field by field.
+   */
+  search(request: SearchRequest | unknown, auth: T.Auth = {}): Promise<SearchResponse> {
+    return this.guard('search', () => searchApi.search(this.s, this.indexes, request, auth));
   }
 
   /** Ours: `POST /analysis/job/cancel` `{ job_id }`; a Pending or Processing job becomes Failed. */

@@ -77,12 +77,16 @@ export const ERROR_ROWS: Readonly<Record<string, ErrorRow>> = Object.freeze({
   }),
   ...fileJobRows('createParseJob', 'Max EVTX analysis size limit exceeded (1GB)', {}),
   ...r('search', {
+    // 400 `Job not found`: the job exists but has no event index (not a parse job); 404: no
+    // job the caller may see has this id (see search-api.ts).
     jobNotFound: [400, 'INVALID_ARGUMENT', 'Job not found', 'spec'],
     notCompleted: [400, 'INVALID_ARGUMENT', 'Job not completed', 'spec'],
     badTimeRange: [400, 'INVALID_ARGUMENT', 'Invalid time range', 'spec'],
+    badRequest: BAD_REQUEST,
     unauthorized: UNAUTHORIZED,
     keyRequired: [403, 'FORBIDDEN', 'Encryption key required', 'spec'],
     notFound: [404, 'NOT_FOUND', 'Job not found', 'spec'],
+    internal: INTERNAL_OURS,
   }),
   ...fileJobRows('createYaraFileJob', 'Max File analysis size limit exceeded (250MB)', {
     ruleRequired: RULE_REQUIRED,
@@ -156,6 +160,22 @@ export const ERROR_ROWS: Readonly<Record<string, ErrorRow>> = Object.freeze({
 
 export type ErrorRowId = string;
 
+/**
+ * An endpoint the spec lists no 500 for still answers an unexpected failure with the same
+ * text and an error id, in its own body format (never a TypeError for a missing row).
+ */
+function internalFallback(id: ErrorRowId): ErrorRow | undefined {
+  const endpoint = id.endsWith('.internal') ? id.slice(0, -'.internal'.length) : undefined;
+  if (endpoint === undefined || !(endpoint in ENDPOINTS)) return undefined;
+  return {
+    endpoint: endpoint as Endpoint,
+    status: 500,
+    code: 'INTERNAL',
+    message: INTERNAL_TEXT,
+    origin: 'ours',
+  };
+}
+
 /** Placeholder values longer than this are cut, so hostile input cannot bloat a message. */
 const MAX_VALUE = 200;
 
@@ -165,7 +185,7 @@ export function endpointError(
   vars: Readonly<Record<string, string>> = {},
   cause?: unknown,
 ): TaeError {
-  const row = ERROR_ROWS[id];
+  const row = ERROR_ROWS[id] ?? internalFallback(id);
   if (row === undefined) throw new TypeError(`no error row ${id}`);
   const safe = Object.fromEntries(
     Object.entries(vars).map(([k, v]) => [k, v.length > MAX_VALUE ? `${v.slice(0, MAX_VALUE)}…` : v]),

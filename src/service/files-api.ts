@@ -15,6 +15,7 @@ import type {
   DeleteRequest,
   FileListResponse,
   MessageResponse,
+  UploadFile,
   UploadRequest,
   UploadResponse,
 } from './types.js';
@@ -37,9 +38,10 @@ export async function upload(s: ServiceContext, request: UploadRequest, auth: Au
   }
   const bad = (details: string) => E('badMultipart', { details });
   const files = isRecord(request) ? request.files : undefined;
-  if (!Array.isArray(files) || files.length === 0) throw bad('no files in field "files"');
-  if (files.length > s.limits.maxFilesPerUpload) throw bad(`more than ${s.limits.maxFilesPerUpload} files`);
-  for (const f of files as unknown[]) {
+  if (Array.isArray(files) && files.length === 0) throw bad('no files in field "files"');
+  if (!Array.isArray(files) && !isStream(files)) throw bad('no files in field "files"');
+  const check = (f: unknown, count: number): UploadFile => {
+    if (count > s.limits.maxFilesPerUpload) throw bad(`more than ${s.limits.maxFilesPerUpload} files`);
     const name = isRecord(f) ? f.name : undefined;
     if (typeof name !== 'string' || name.length === 0 || name.length > s.limits.maxFileNameLength) {
       throw bad(`every file needs a name of 1 to ${s.limits.maxFileNameLength} characters`);
@@ -47,25 +49,31 @@ export async function upload(s: ServiceContext, request: UploadRequest, auth: Au
     if (!isRecord(f) || !(f.data instanceof Uint8Array || isStream(f.data))) {
       throw bad(`file "${name}" has no content`);
     }
+    return f as unknown as UploadFile;
+  };
+  // An array is checked whole before any content is read; a stream of files, file by file.
+  if (Array.isArray(files)) {
+    for (let i = 0; i < files.length; i++) check(files[i], i + 1);
   }
   const deadline = Date.now() + s.limits.uploadTimeoutMs;
   const staged: { writer: BlobWriter; row: FileRow }[] = [];
   const committed: string[] = [];
   try {
-    for (const f of files) {
+    for await (const f of files as AsyncIterable<unknown> | unknown[]) {
+      const file = check(f, staged.length + 1);
       const id = newId();
       const dataKey = ownerKey === null ? null : newDataKey();
       const { writer, size } = await writeContent(s.store.blobs, {
         id,
-        data: f.data,
+        data: file.data,
         dataKey,
         maxBytes: s.limits.uploadFileBytes,
         deadline,
       }).catch((e: unknown) => {
-        throw !isTaeError(e)
+        throw !isTaeError(e) || e.context.endpoint === 'upload'
           ? e
           : e.code === 'TOO_LARGE'
-            ? E('tooLarge', { name: f.name })
+            ? E('tooLarge', { name: file.name })
             : e.code === 'TIMEOUT'
               ? E('timeout')
               : bad(e.message);
@@ -74,7 +82,7 @@ export async function upload(s: ServiceContext, request: UploadRequest, auth: Au
       const row: FileRow = {
         id,
         owner: caller.owner,
-        name: f.name,
+        name: file.name,
         createdAt: Date.now(),
         visibility: ownerKey === null ? 'public' : 'private',
         size,
@@ -82,6 +90,7 @@ export async function upload(s: ServiceContext, request: UploadRequest, auth: Au
       };
       staged.push({ writer, row });
     }
+    if (staged.length === 0) throw bad('no files in field "files"');
     for (const { writer, row } of staged) {
       await writer.commit(row.id);
       committed.push(row.id);

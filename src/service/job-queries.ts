@@ -21,7 +21,7 @@ import { idList, isRecord } from './validate.js';
 const jobIdOf = (request: unknown): unknown => (isRecord(request) ? request.job_id : undefined);
 
 /** The owner key a private job needs from this caller, or the 403 (null for a public job). */
-async function keyFor(
+export async function keyFor(
   s: ServiceContext,
   row: JobRow,
   caller: Caller,
@@ -74,11 +74,15 @@ export async function deleteJobs(
     tooMany: E('tooManyIds'),
     bad: E('badId'),
   });
-  // One transaction checks ownership of every id and deletes them all (results cascade);
-  // running ones are then stopped, and their late results are discarded by guarded writes.
+  // One transaction checks ownership of every id and deletes them all (results and event
+  // indexes cascade); running ones are then stopped, and their late results are discarded by
+  // guarded writes.
   const rejected = s.store.jobs.deleteAllIf(ids, (j) => j !== null && j.owner === caller.owner);
   if (rejected !== null) throw E('notFound')();
-  for (const id of ids) s.scheduler.forget(id);
+  for (const id of ids) {
+    s.scheduler.forget(id);
+    s.store.indexes.remove(id); // its rows went with the job; this closes it and removes a file
+  }
   s.store.checkpoint();
   return { message: `${ids.length} job${ids.length === 1 ? '' : 's'} deleted` };
 }

@@ -21,7 +21,11 @@ export interface UploadFile {
 }
 
 export interface UploadRequest {
-  readonly files: readonly UploadFile[];
+  /**
+   * The files, or a stream of them (e.g. multipart parts as they arrive: each file's data is
+   * read before the next file is asked for). The upload clock covers the whole stream.
+   */
+  readonly files: readonly UploadFile[] | AsyncIterable<UploadFile>;
 }
 
 export interface UploadResponse {

@@ -17,12 +17,14 @@ export {
   detectionMatcher,
   MAX_TEST_DATA_BYTES,
   MAX_TEST_EVENTS,
+  parseTestData,
   type RunSigmaOptions,
   runSigma,
   type SigmaDataRequest,
   type SigmaDataResponse,
   type SigmaDataResult,
   type SigmaMatcher,
+  type TestRecord,
 } from './data/index.js';
 export type { Detection, DetectionItem, DetectionNode } from './detection.js';
 export { DIAGNOSTIC_CODES, type DiagnosticCode, type RuleDiagnostic } from './diagnostics.js';

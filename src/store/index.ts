@@ -1,10 +1,12 @@
 /**
  * Persistence: SQLite (through native/sqlite.ts) for tokens, file metadata, jobs and results;
- * a blob store for file contents. No plaintext of a private file reaches this layer's disk.
+ * a blob store for file contents; the event indexes of parse jobs. No plaintext of a private
+ * file reaches this layer's disk.
  */
 export { type BlobStore, type BlobWriter, diskBlobs, memoryBlobs } from './blobs.js';
 export { readContent, type UploadData, type WriteContentOptions, writeContent } from './content.js';
 export { type FileRow, FileTable, type Visibility } from './files.js';
+export { type IndexCacheLimits, IndexStore, indexAad } from './indexes.js';
 export { type JobRow, type JobStatus, JobTable, type NewJob } from './jobs.js';
 export { type RecoveryReport, Store, type StoreOptions } from './open-store.js';
 export { migrate, SCHEMA_VERSION } from './schema.js';

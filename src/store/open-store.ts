@@ -1,12 +1,14 @@
 /**
- * Opening the store: SQLite (WAL, foreign keys, secure delete) plus the blob store, both
- * under one data directory, or both in memory. Opening also clears what a crash can leave
- * behind: unfinished blob writes and blobs whose upload never committed its rows.
+ * Opening the store: SQLite (WAL, foreign keys, secure delete) plus the blob store and the
+ * event indexes, all under one data directory, or all in memory. Opening also clears what a
+ * crash can leave behind: unfinished blob writes, blobs whose upload never committed its
+ * rows, unfinished index builds and index files whose job is gone.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type BlobStore, diskBlobs, memoryBlobs } from './blobs.js';
 import { FileTable } from './files.js';
+import { IndexStore } from './indexes.js';
 import { JobTable } from './jobs.js';
 import { lockDataDir } from './lock.js';
 import { migrate } from './schema.js';
@@ -26,6 +28,8 @@ export interface StoreOptions {
 export interface RecoveryReport {
   readonly tempFilesRemoved: number;
   readonly orphanBlobsRemoved: number;
+  /** Unfinished event-index builds and index files of deleted jobs, removed. */
+  readonly indexFilesRemoved: number;
 }
 
 export class Store {
@@ -36,6 +40,8 @@ export class Store {
   private constructor(
     readonly db: SqliteDatabase,
     readonly blobs: BlobStore,
+    /** Event indexes of parse jobs (see indexes.ts). */
+    readonly indexes: IndexStore,
     readonly recovery: RecoveryReport,
     private readonly unlock: () => void,
   ) {
@@ -71,7 +77,15 @@ export class Store {
         await blobs.remove(id);
         orphanBlobsRemoved++;
       }
-      return new Store(db, blobs, { tempFilesRemoved, orphanBlobsRemoved }, unlock);
+      const indexes = new IndexStore(db, dir === undefined ? null : join(dir, 'indexes'));
+      const indexFilesRemoved = indexes.sweep();
+      return new Store(
+        db,
+        blobs,
+        indexes,
+        { tempFilesRemoved, orphanBlobsRemoved, indexFilesRemoved },
+        unlock,
+      );
     } catch (e) {
       db.close();
       unlock();
@@ -91,6 +105,7 @@ export class Store {
 
   close(): void {
     if (!this.db.open) return;
+    this.indexes.close();
     this.db.close();
     this.unlock();
   }

@@ -62,6 +62,25 @@ const MIGRATIONS: readonly string[] = [
     body   BLOB NOT NULL
   ) STRICT;
   `,
+  // 2: event indexes of parse jobs (see indexes.ts); they go with their job.
+  `
+  CREATE TABLE job_indexes (
+    job_id      TEXT PRIMARY KEY REFERENCES jobs(id) ON DELETE CASCADE,
+    -- 'file': <dataDir>/indexes/<job id>.sqlite; 'image': the chunks below.
+    kind        TEXT NOT NULL CHECK (kind IN ('file', 'image')),
+    -- 1: the image is sealed under the job key (a private job).
+    sealed      INTEGER NOT NULL,
+    plain_bytes INTEGER NOT NULL,
+    created_at  INTEGER NOT NULL
+  ) STRICT;
+
+  CREATE TABLE job_index_chunks (
+    job_id TEXT NOT NULL REFERENCES job_indexes(job_id) ON DELETE CASCADE,
+    seq    INTEGER NOT NULL,
+    body   BLOB NOT NULL,
+    PRIMARY KEY (job_id, seq)
+  ) STRICT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

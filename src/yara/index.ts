@@ -31,7 +31,7 @@ export {
   type YaraRuleMetadata,
   type YaraTable,
 } from './insights.js';
-export { YARA_DEFAULTS, type YaraEngineOptions } from './options.js';
+export { PACK_EXTERNAL_VARIABLES, YARA_DEFAULTS, type YaraEngineOptions } from './options.js';
 export type { PatternHits, RuleSource, YaraMetaValue, YaraRuleMatch } from './protocol.js';
 export { decodeRuleField, type YaraDataRequest, type YaraOperation } from './request.js';
 export { type CommunityRules, MAX_TEST_DATA_BYTES, type RunYaraOptions, runYara } from './run-yara.js';

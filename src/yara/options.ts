@@ -106,3 +106,15 @@ export function resolveSources(sources: unknown): readonly RuleSource[] {
     );
   return sources as readonly RuleSource[];
 }
+
+/**
+ * External variables that published rule sets (signature-base and others) read; a rule that
+ * reads an undefined one fails to compile, so community packs compile with these defined empty.
+ */
+export const PACK_EXTERNAL_VARIABLES = Object.freeze({
+  filename: '',
+  filepath: '',
+  extension: '',
+  filetype: '',
+  owner: '',
+});

@@ -1,0 +1,133 @@
+/**
+ * `tae analyze <files…>`: the full EVTX parse job in this process (no data directory), a short
+ * summary on stdout, progress on stderr when it is a terminal, the job's results as JSON
+ * (`--out`) and the self-contained HTML report (`--html`). Exit 1 with `--fail-on LEVEL` when a
+ * Sigma match or key event is at or above LEVEL; 3 when a file could not be read.
+ */
+import { writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { Command } from 'commander';
+import { TaeError } from '../errors/index.js';
+import { buildReport } from '../report/index.js';
+import { findingRecords, keyEvents, reportRules, resultsDocument, summaryText } from './analyze-output.js';
+import { type AnalyzeProgress, analyzeFiles } from './analyze-run.js';
+import { collect, dataOption, failOnOption, intFlag, type Level, levelRank } from './common.js';
+import { type FormatFlags, formatOf, formatOptions } from './formats.js';
+import { Output, writeRecords } from './output.js';
+import { bytesText, Progress } from './progress.js';
+import { loadSigmaRules, type SigmaRules } from './sigma-rules.js';
+
+interface AnalyzeFlags extends FormatFlags {
+  sigma?: boolean;
+  rule?: string[];
+  pack?: string[];
+  data?: string;
+  threads?: string;
+  out?: string;
+  html?: string;
+  title?: string;
+  failOn?: Level;
+  quiet?: boolean;
+}
+
+export function analyzeCommand(program: Command, setExit: (code: number) => void): void {
+  const command = program
+    .command('analyze')
+    .description('run the full EVTX analysis (a parse job, in this process) and summarise it')
+    .argument('<files...>', 'EVTX files')
+    .option('--sigma', 'run the community Sigma rules (builtin pack and packs added with tae rules add)')
+    .option('--rule <file>', 'run this Sigma rule file or directory instead (repeatable)', collect)
+    .option('--pack <name>', 'run the Sigma rules of this pack instead (repeatable)', collect)
+    .addOption(dataOption())
+    .option(
+      '-t, --threads <n>',
+      'decode threads for files of 8 MiB or more (default 0: decoding inline was faster with analysis on one thread)',
+    )
+    .option('-o, --out <file>', 'write the results (insights, Sigma matches with their rules) as JSON')
+    .option('--html <file>', 'write the self-contained HTML report')
+    .option('--title <text>', 'report title')
+    .addOption(failOnOption())
+    .option('-q, --quiet', 'print nothing on stdout (files are still written)');
+  formatOptions(command, { timesketch: true }).action(async (files: string[], flags: AnalyzeFlags) => {
+    setExit(await runAnalyze(files, flags));
+  });
+}
+
+function writeOut(path: string, text: string): void {
+  try {
+    writeFileSync(path, text);
+  } catch (e) {
+    throw new TaeError(
+      'INPUT_UNREADABLE',
+      `cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
+      { cause: e },
+    );
+  }
+}
+
+/** SOURCE_DATE_EPOCH (seconds) pins the report's time, for reproducible reports. */
+function reportTime(): number {
+  const epoch = process.env.SOURCE_DATE_EPOCH;
+  return epoch !== undefined && /^\d+$/.test(epoch) ? Number(epoch) * 1000 : Date.now();
+}
+
+async function runAnalyze(files: string[], flags: AnalyzeFlags): Promise<number> {
+  const format = formatOf(flags);
+  const threads = intFlag('--threads', flags.threads, 0, 64) ?? 0;
+  const wantsSigma = flags.sigma === true || (flags.rule?.length ?? 0) > 0 || (flags.pack?.length ?? 0) > 0;
+  const progress = new Progress();
+  const started = Date.now();
+  let sigma: SigmaRules | undefined;
+  if (wantsSigma) {
+    progress.update('analyze: loading Sigma rules…', true);
+    sigma = await loadSigmaRules({
+      ...(flags.rule ? { ruleFiles: flags.rule } : {}),
+      ...(flags.pack ? { packs: flags.pack } : {}),
+      ...(flags.data ? { data: flags.data } : {}),
+    });
+  }
+  const onProgress = (p: AnalyzeProgress) => {
+    const pct = p.size > 0 ? Math.min(100, Math.floor((p.bytes / p.size) * 100)) : 100;
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    progress.update(
+      `analyze: ${pct}% of ${bytesText(p.size)}, ${p.records} records, ${seconds} s: [${p.fileIndex + 1}/${p.files}] ${basename(p.file)}`,
+    );
+  };
+  let result: Awaited<ReturnType<typeof analyzeFiles>>;
+  try {
+    result = await analyzeFiles({ files, threads, onProgress, ...(sigma ? { sigma } : {}) });
+  } finally {
+    progress.done();
+  }
+  for (const f of result.failures) process.stderr.write(`tae: ${f.message}\n`);
+  if (result.failures.length === files.length) return 3;
+  const written: string[] = [];
+  if (flags.out !== undefined) {
+    writeOut(flags.out, `${JSON.stringify(resultsDocument(result, files, sigma), null, 2)}\n`);
+    written.push(flags.out);
+  }
+  if (flags.html !== undefined) {
+    const html = await buildReport({
+      title: flags.title ?? `Threat analysis: ${files.map((f) => basename(f)).join(', ')}`,
+      generatedAt: reportTime(),
+      insights: result.insights,
+      sigmaRules: reportRules(result.detections),
+      sigmaRan: sigma !== undefined,
+    });
+    writeOut(flags.html, html);
+    written.push(flags.html);
+  }
+  if (!flags.quiet) {
+    const out = new Output();
+    if (format === 'table') await out.write(summaryText(result, files, sigma, written));
+    else await writeRecords(findingRecords(result.insights), format, out);
+    await out.flush();
+  }
+  if (result.failures.length > 0) return 3;
+  if (flags.failOn !== undefined) {
+    const threshold = levelRank(flags.failOn);
+    const keyEventMax = Math.max(-1, ...keyEvents(result.insights).map((e) => levelRank(e.importance)));
+    if (Math.max(result.detections.maxLevel(), keyEventMax) >= threshold) return 1;
+  }
+  return 0;
+}

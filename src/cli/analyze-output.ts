@@ -1,0 +1,184 @@
+/**
+ * What `tae analyze` prints and writes: the short summary (what was read, detections by level,
+ * top findings), the findings as records for the other formats, the JSON results document and
+ * the report's Sigma rule details.
+ */
+import type { Insight, TimelineEntry } from '../analysis/index.js';
+import type { ReportRule } from '../report/index.js';
+import type { AnalyzeResult } from './analyze-run.js';
+import { levelRank, plural } from './common.js';
+import { type Detections, matchRecords } from './detections.js';
+import { column, isoTime, type RecordSet } from './records.js';
+import type { SigmaRules } from './sigma-rules.js';
+
+const TOP_FINDINGS = 10;
+const TOP_RULES = 10;
+
+function overviewData(insights: readonly Insight[]): Record<string, string> {
+  for (const i of insights) if ('Metadata' in i && i.Metadata.title === 'Overview') return i.Metadata.data;
+  return {};
+}
+
+export function keyEvents(insights: readonly Insight[]): TimelineEntry[] {
+  for (const i of insights)
+    if ('Timeline' in i && i.Timeline.title === 'Key Event Timeline') return i.Timeline.data;
+  return [];
+}
+
+const clip = (s: string, max: number) => {
+  const one = s.replace(/\s+/g, ' ').trim();
+  return one.length <= max ? one : `${one.slice(0, max - 1)}…`;
+};
+const utc = (ms: number) =>
+  Number.isFinite(ms) ? new Date(ms).toISOString().slice(0, 19).replace('T', ' ') : '-';
+
+/** The description, led by the short name unless it already starts with it. */
+const findingText = (f: TimelineEntry) =>
+  f.description.startsWith(f.short_name) ? f.description : `${f.short_name}: ${f.description}`;
+
+/** Most important first, then earliest. */
+export function rankedFindings(entries: readonly TimelineEntry[]): TimelineEntry[] {
+  return [...entries].sort(
+    (a, b) => levelRank(b.importance) - levelRank(a.importance) || a.timestamp_start - b.timestamp_start,
+  );
+}
+
+export function summaryText(
+  result: AnalyzeResult,
+  files: readonly string[],
+  sigma: SigmaRules | undefined,
+  written: readonly string[],
+): string {
+  const o = overviewData(result.insights);
+  const lines = [
+    `Analysed ${plural(files.length - result.failures.length, 'file')}, ${plural(Number(o.records ?? 0), 'record')}` +
+      (o.duplicate_records && o.duplicate_records !== '0'
+        ? ` (${o.duplicate_records} duplicates skipped)`
+        : ''),
+    `Time range: ${o.first_event ?? '-'} .. ${o.last_event ?? '-'} UTC`,
+    `Computers: ${clip(o.computers ?? '-', 160)}`,
+  ];
+  if (result.failures.length > 0)
+    lines.push(`Unreadable: ${result.failures.map((f) => f.message).join('; ')}`);
+  if (sigma === undefined) lines.push('Sigma: not run (add --sigma)');
+  else {
+    const d = result.detections;
+    lines.push(`Sigma: ${sigma.label}; ${plural(d.total, 'match')} of ${plural(d.rules().length, 'rule')}`);
+    if (d.total > 0) {
+      lines.push('Detections by level:');
+      for (const [level, n] of d.byLevel()) lines.push(`  ${level.padEnd(13)} ${String(n).padStart(6)}`);
+    }
+  }
+  const findings = rankedFindings(keyEvents(result.insights)).slice(0, TOP_FINDINGS);
+  lines.push(findings.length > 0 ? 'Top findings:' : 'Top findings: none');
+  for (const f of findings)
+    lines.push(
+      `  ${f.importance.padEnd(13)} ${utc(f.timestamp_start)}  ${f.category.padEnd(14)} ${clip(findingText(f), 110)}`,
+    );
+  if (sigma !== undefined && result.detections.total > 0) {
+    lines.push('Top Sigma rules:');
+    for (const h of result.detections.rules().slice(0, TOP_RULES))
+      lines.push(
+        `  ${(h.rule.level ?? '-').padEnd(13)} ${String(h.count).padStart(6)}  ${clip(h.rule.title, 100)}`,
+      );
+  }
+  for (const w of written) lines.push(`Wrote ${w}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The key event timeline as records (most important first) for --json, --jsonl, --csv, --timesketch. */
+export function findingRecords(insights: readonly Insight[]): RecordSet {
+  return {
+    columns: [
+      column('start', 'Start'),
+      column('end', 'End'),
+      column('importance', 'Importance'),
+      column('category', 'Category'),
+      column('record_id', 'Record'),
+      column('short_name', 'Finding'),
+      column('description', 'Description'),
+    ],
+    rows: rankedFindings(keyEvents(insights)).map((e) => ({
+      start: isoTime(e.timestamp_start),
+      end: isoTime(e.timestamp_end),
+      importance: e.importance,
+      category: e.category,
+      record_id: e.record_id === 0 ? null : e.record_id,
+      short_name: e.short_name,
+      description: e.description,
+    })),
+    empty: 'No key events.',
+    timeline: (r) =>
+      typeof r.start === 'string'
+        ? {
+            time: Date.parse(r.start),
+            message: String(r.description).startsWith(String(r.short_name))
+              ? String(r.description)
+              : `${r.short_name}: ${r.description}`,
+            description: 'First Seen',
+          }
+        : undefined,
+  };
+}
+
+function rulesDetail(d: Detections) {
+  return d.rules().map((h) => ({
+    title: h.rule.title,
+    id: h.rule.id ?? null,
+    kind: h.rule.kind,
+    level: h.rule.level ?? null,
+    status: h.rule.status ?? null,
+    description: h.rule.description ?? null,
+    author: h.rule.author ?? null,
+    tags: h.rule.tags,
+    references: h.rule.references,
+    falsepositives: h.rule.falsepositives,
+    source: h.rule.source,
+    matches: h.count,
+    first_seen: isoTime(h.first),
+    last_seen: isoTime(h.last),
+  }));
+}
+
+/** The `--out` document: the job's insights plus every Sigma match with its rule. */
+export function resultsDocument(
+  result: AnalyzeResult,
+  files: readonly string[],
+  sigma: SigmaRules | undefined,
+) {
+  const d = result.detections;
+  return {
+    files,
+    records: result.records,
+    sigma:
+      sigma === undefined
+        ? null
+        : {
+            rules_loaded: sigma.label,
+            matches: d.total,
+            by_level: Object.fromEntries(d.byLevel()),
+            rules: rulesDetail(d),
+            detections: matchRecords(d).rows,
+            detections_truncated: d.total > d.kept.length,
+          },
+    insights: result.insights,
+  };
+}
+
+export function reportRules(d: Detections): ReportRule[] {
+  return d.rules().map((h) => ({
+    title: h.rule.title,
+    kind: h.rule.kind,
+    matches: h.count,
+    sample: h.sample,
+    tags: h.rule.tags,
+    references: h.rule.references,
+    falsepositives: h.rule.falsepositives,
+    source: h.rule.source,
+    ...(h.rule.id ? { id: h.rule.id } : {}),
+    ...(h.rule.level ? { level: h.rule.level } : {}),
+    ...(h.rule.status ? { status: h.rule.status } : {}),
+    ...(h.rule.description ? { description: h.rule.description } : {}),
+    ...(h.rule.author ? { author: h.rule.author } : {}),
+  }));
+}

@@ -1,0 +1,136 @@
+/**
+ * `tae analyze`'s work, in this process and without a data directory: the `winevtx` parse
+ * job's pipeline (src/jobs/winevtx.ts) over files read in place. Each file is decoded once
+ * (large ones on the decode pool) and fed to the analyzer; with Sigma each new event is
+ * matched, correlations run at the end, and every match is also kept with its rule for the
+ * summary, the JSON results and the report. Insights are those of the job, in its order.
+ */
+import { statSync } from 'node:fs';
+import { createAnalyzer, flattenResults, type Insight } from '../analysis/index.js';
+import { isTaeError } from '../errors/index.js';
+import { eventDescriber } from '../lookup/index.js';
+import { DecodePool, parseEvtx } from '../parse/index.js';
+import { type BaseMatch, correlate, type SigmaRule, sigmaEventFromEvtx } from '../sigma/index.js';
+import { Detections } from './detections.js';
+import type { SigmaRules } from './sigma-rules.js';
+
+/** As the job runner: below this size, handing chunks to threads costs more than it saves. */
+const INLINE_BELOW_BYTES = 8 * 1024 * 1024;
+/** Base matches kept for correlations, as the job runner. */
+const MAX_CORRELATION_MATCHES = 1_000_000;
+
+export interface AnalyzeProgress {
+  readonly file: string;
+  readonly fileIndex: number;
+  readonly files: number;
+  readonly bytes: number;
+  readonly size: number;
+  readonly records: number;
+}
+
+export interface AnalyzeOptions {
+  readonly files: readonly string[];
+  readonly sigma?: SigmaRules;
+  /** Decode threads for large files (0: decode on this thread). */
+  readonly threads: number;
+  readonly onProgress?: (p: AnalyzeProgress) => void;
+}
+
+export interface AnalyzeResult {
+  readonly insights: Insight[];
+  readonly detections: Detections;
+  readonly records: number;
+  /** Files that could not be read, with the reason (also Error insights, as in the job). */
+  readonly failures: { readonly file: string; readonly message: string }[];
+}
+
+const ruleInput = (r: {
+  title: string;
+  id?: string;
+  level?: string;
+  status?: string;
+  tags: readonly string[];
+}) => ({
+  title: r.title,
+  ...(r.id ? { id: r.id } : {}),
+  ...(r.level ? { level: r.level } : {}),
+  ...(r.status ? { status: r.status } : {}),
+  tags: [...r.tags],
+});
+
+export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResult> {
+  const { sigma } = options;
+  const analyzer = createAnalyzer({ sigma: sigma !== undefined, describe: eventDescriber() });
+  const detections = new Detections();
+  const correlating = sigma !== undefined && sigma.loaded.correlations.length > 0;
+  const matches: BaseMatch[] = [];
+  const failures: { file: string; message: string }[] = [];
+  let pool: DecodePool | undefined;
+  let records = 0;
+  try {
+    for (const [fileIndex, file] of options.files.entries()) {
+      try {
+        const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0; // parseEvtx reports what is wrong
+        if (size >= INLINE_BELOW_BYTES && options.threads > 0) pool ??= new DecodePool(options.threads);
+        const parse = parseEvtx(file, {
+          label: file,
+          ...(size >= INLINE_BELOW_BYTES && pool ? { pool } : {}),
+        });
+        const progress = () =>
+          options.onProgress?.({
+            file,
+            fileIndex,
+            files: options.files.length,
+            bytes: Math.min(size, 4096 + parse.stats.chunks * 65536), // stats.bytes is not counted while decoding
+            size,
+            records,
+          });
+        let n = 0;
+        for await (const r of parse) {
+          if ((++n & 4095) === 0) progress();
+          const e = r.event;
+          if (e === undefined) continue;
+          records++;
+          if (!analyzer.add(e, { file }) || sigma === undefined) continue;
+          const event = sigmaEventFromEvtx(e);
+          for (const { rule } of sigma.ruleSet.match(event)) {
+            const place = {
+              recordId: e.recordId,
+              timestamp: e.timestamp,
+              channel: e.channel,
+              computer: e.computer,
+            };
+            analyzer.addSigmaMatch({ rule: ruleInput(rule), ...place });
+            detections.add(rule, { ...place, eventId: e.eventId, file });
+            if (correlating && matches.length < MAX_CORRELATION_MATCHES)
+              matches.push({ rule, timestamp: e.timestamp, event, recordId: e.recordId });
+          }
+        }
+        progress();
+        analyzer.addDiagnostics(parse.diagnostics, { file });
+      } catch (e) {
+        if (!isTaeError(e)) throw e;
+        failures.push({ file, message: e.message.includes(file) ? e.message : `${file}: ${e.message}` });
+      }
+    }
+  } finally {
+    await pool?.close();
+  }
+  if (failures.length === options.files.length)
+    return {
+      insights: failures.map((f) => ({ Error: { message: f.message } })),
+      detections,
+      records,
+      failures,
+    };
+  if (correlating) {
+    const rules: readonly SigmaRule[] = sigma.loaded.rules;
+    const { hits } = correlate({ correlations: sigma.loaded.correlations, matches, knownRules: rules });
+    for (const h of hits) {
+      analyzer.addSigmaMatch({ rule: ruleInput(h.correlation), recordId: 0, timestamp: h.firstTimestamp });
+      detections.add(h.correlation, { recordId: h.recordIds[0] ?? 0, timestamp: h.firstTimestamp });
+    }
+  }
+  const errors: Insight[] = failures.map((f) => ({ Error: { message: f.message } }));
+  return { insights: [...flattenResults(analyzer.finish()), ...errors], detections, records, failures };
+}

@@ -1,0 +1,63 @@
+/** `tae files list|upload|delete`: the caller's files on the engine in the data directory. */
+import { createReadStream, statSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { Command } from 'commander';
+import { TaeError } from '../errors/index.js';
+import { type EngineFlags, engineOptions, withEngine } from './engine-flags.js';
+import { type FormatFlags, formatOf, formatOptions } from './formats.js';
+import { writeRecords } from './output.js';
+import { column } from './records.js';
+
+type Flags = EngineFlags & FormatFlags;
+
+const FILE_COLUMNS = [
+  column('file_id', 'File ID'),
+  column('file_name', 'Name'),
+  column('creation_date', 'Created'),
+  column('visibility', 'Visibility'),
+  column('encryption_status', 'Encryption'),
+];
+
+export function filesCommand(program: Command): void {
+  const files = program.command('files').description('files stored by the engine in the data directory');
+
+  const list = files.command('list').description("list the token's files");
+  formatOptions(engineOptions(list), { timesketch: false }).action(async (flags: Flags) => {
+    const format = formatOf(flags);
+    const { files: rows } = await withEngine(flags, (engine, auth) => engine.listFiles(auth));
+    const records = rows.map((r) => Object.fromEntries(FILE_COLUMNS.map((c, i) => [c.key, r[i] ?? ''])));
+    await writeRecords({ columns: FILE_COLUMNS, rows: records, empty: 'No files.' }, format);
+  });
+
+  const upload = files
+    .command('upload')
+    .description('store files (encrypted when a token and key are given; streamed, never whole in memory)')
+    .argument('<paths...>', 'files to upload');
+  formatOptions(engineOptions(upload), { timesketch: false }).action(
+    async (paths: string[], flags: Flags) => {
+      const format = formatOf(flags);
+      for (const p of paths)
+        if (!statSync(p, { throwIfNoEntry: false })?.isFile())
+          throw new TaeError('INPUT_UNREADABLE', `cannot open ${p}: not a file`);
+      const response = await withEngine(flags, (engine, auth) =>
+        engine.upload({ files: paths.map((p) => ({ name: basename(p), data: createReadStream(p) })) }, auth),
+      );
+      await writeRecords(
+        {
+          columns: [column('file_id', 'File ID'), column('file_name', 'Name')],
+          rows: response.file_ids.map(([file_id, file_name]) => ({ file_id, file_name })),
+        },
+        format,
+      );
+    },
+  );
+
+  const remove = files
+    .command('delete')
+    .description('delete files permanently')
+    .argument('<ids...>', 'file ids');
+  engineOptions(remove).action(async (ids: string[], flags: EngineFlags) => {
+    const { message } = await withEngine(flags, (engine, auth) => engine.deleteFiles({ ids }, auth));
+    process.stdout.write(`${message}\n`);
+  });
+}

@@ -1,0 +1,167 @@
+/**
+ * `tae jobs list|parse|get|cancel|delete`: jobs of the engine in the data directory. The engine
+ * runs queued jobs while a command holds it open, so `parse` (and `get --wait`) wait for the
+ * job by default; a job left queued runs the next time the directory is opened (`tae serve`).
+ * `get` writes the job's results as JSON (`--out`) or as the HTML report (`--html`).
+ */
+import { writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import type { Insight } from '../analysis/index.js';
+import { TaeError } from '../errors/index.js';
+import { buildReport } from '../report/index.js';
+import type { Auth, Engine, JobStatusResponse } from '../service/index.js';
+import { type EngineFlags, engineOptions, withEngine } from './engine-flags.js';
+import { type FormatFlags, formatOf, formatOptions } from './formats.js';
+import { writeRecords } from './output.js';
+import { Progress } from './progress.js';
+import { column, type RecordSet } from './records.js';
+
+type Flags = EngineFlags & FormatFlags;
+interface ResultFlags extends Flags {
+  wait?: boolean;
+  out?: string;
+  html?: string;
+}
+
+const JOB_COLUMNS = ['job_id', 'job_name', 'status', 'creation_date', 'visibility', 'job_type'];
+const LABELS = ['Job ID', 'Name', 'Status', 'Created', 'Visibility', 'Type'];
+
+async function waitFor(engine: Engine, id: string, auth: Auth): Promise<JobStatusResponse> {
+  const progress = new Progress();
+  const started = Date.now();
+  try {
+    for (;;) {
+      const job = await engine.getJob({ job_id: id }, auth);
+      if (job.status === 'Completed' || job.status === 'Failed') return job;
+      progress.update(`job ${job.job_name}: ${job.status}, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } finally {
+    progress.done();
+  }
+}
+
+/** One row per insight: its type, title and how many entries (rows, points, nodes, keys) it has. */
+function insightRows(insights: readonly Insight[]): RecordSet['rows'] {
+  return insights.map((i) => {
+    if ('Error' in i) return { type: 'Error', title: i.Error.message, size: null };
+    if ('Graph' in i)
+      return {
+        type: 'Graph',
+        title: i.Graph.title,
+        size: i.Graph.graph_metadata._stats_optimized_nodes.length,
+      };
+    if ('Metadata' in i)
+      return { type: 'Metadata', title: i.Metadata.title, size: Object.keys(i.Metadata.data).length };
+    if ('Table' in i)
+      return { type: 'Table', title: i.Table.title, size: Math.max(0, i.Table.data.length - 1) };
+    const [type, value] = Object.entries(i)[0] as [string, { title: string; data: unknown[] }];
+    return { type, title: value.title, size: value.data.length };
+  });
+}
+
+async function show(job: JobStatusResponse, flags: ResultFlags): Promise<number> {
+  const format = formatOf(flags);
+  const insights = job.insights ?? [];
+  const write = (path: string, text: string) => {
+    try {
+      writeFileSync(path, text);
+    } catch (e) {
+      throw new TaeError(
+        'INPUT_UNREADABLE',
+        `cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
+      );
+    }
+  };
+  if (flags.out) write(flags.out, `${JSON.stringify(job, null, 2)}\n`);
+  if (flags.html && job.status === 'Completed')
+    write(
+      flags.html,
+      await buildReport({ title: `Threat analysis: job ${job.job_name}`, generatedAt: Date.now(), insights }),
+    );
+  if (format === 'json') process.stdout.write(`${JSON.stringify(job, null, 2)}\n`);
+  else {
+    process.stdout.write(`${job.job_name} (${job.id}): ${job.status}\n`);
+    const columns = [column('type', 'Insight'), column('title', 'Title'), column('size', 'Entries')];
+    if (insights.length > 0) await writeRecords({ columns, rows: insightRows(insights) }, format);
+  }
+  return job.status === 'Failed' ? 3 : 0;
+}
+
+export function jobsCommand(program: Command, setExit: (code: number) => void): void {
+  const jobs = program.command('jobs').description('jobs of the engine in the data directory');
+
+  const list = jobs.command('list').description("list the token's jobs");
+  formatOptions(engineOptions(list), { timesketch: false }).action(async (flags: Flags) => {
+    const format = formatOf(flags);
+    const { jobs: rows } = await withEngine(flags, (engine, auth) => engine.listJobs(auth));
+    const columns = JOB_COLUMNS.map((k, i) => column(k, LABELS[i]!));
+    await writeRecords(
+      {
+        columns,
+        rows: rows.map((r) => Object.fromEntries(JOB_COLUMNS.map((k, i) => [k, r[i] ?? '']))),
+        empty: 'No jobs.',
+      },
+      format,
+    );
+  });
+
+  const parse = jobs
+    .command('parse')
+    .description('create an EVTX parse job over uploaded files and wait for it')
+    .argument('<file_ids...>', 'file ids (tae files upload)')
+    .option('--sigma', 'run the community Sigma rules')
+    .option('--no-wait', 'only queue the job')
+    .option('-o, --out <file>', 'write the job as JSON')
+    .option('--html <file>', 'write the HTML report');
+  formatOptions(engineOptions(parse), { timesketch: false }).action(
+    async (ids: string[], flags: ResultFlags & { sigma?: boolean }) => {
+      formatOf(flags);
+      const code = await withEngine(flags, async (engine, auth) => {
+        const created = await engine.createParseJob(
+          { file_ids: ids, run_sigma_rules: flags.sigma === true },
+          auth,
+        );
+        if (flags.wait === false) {
+          process.stdout.write(`${created.job_name} (${created.id}): queued\n`);
+          return 0;
+        }
+        return show(await waitFor(engine, created.id, auth), flags);
+      });
+      setExit(code);
+    },
+  );
+
+  const get = jobs
+    .command('get')
+    .description('show a job and its results')
+    .argument('<job_id>', 'job id')
+    .option('--wait', 'wait until the job is Completed or Failed')
+    .option('-o, --out <file>', 'write the job as JSON')
+    .option('--html <file>', 'write the HTML report');
+  formatOptions(engineOptions(get), { timesketch: false }).action(async (id: string, flags: ResultFlags) => {
+    formatOf(flags);
+    const code = await withEngine(flags, async (engine, auth) =>
+      show(flags.wait ? await waitFor(engine, id, auth) : await engine.getJob({ job_id: id }, auth), flags),
+    );
+    setExit(code);
+  });
+
+  const cancel = jobs
+    .command('cancel')
+    .description('cancel a Pending or Processing job')
+    .argument('<job_id>', 'job id');
+  engineOptions(cancel).action(async (id: string, flags: EngineFlags) => {
+    const { message } = await withEngine(flags, (engine, auth) => engine.cancelJob({ job_id: id }, auth));
+    process.stdout.write(`${message}\n`);
+  });
+
+  const remove = jobs
+    .command('delete')
+    .description('delete jobs and their results')
+    .argument('<ids...>', 'job ids');
+  engineOptions(remove).action(async (ids: string[], flags: EngineFlags) => {
+    const { message } = await withEngine(flags, (engine, auth) => engine.deleteJobs({ ids }, auth));
+    process.stdout.write(`${message}\n`);
+  });
+}

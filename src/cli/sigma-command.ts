@@ -1,0 +1,98 @@
+/**
+ * `tae sigma [--rule FILE…] [--pack NAME…] <inputs…>`: Sigma rules over EVTX, JSON or XML files.
+ * The human table lists matched rules with counts; --json, --jsonl, --csv and --timesketch list
+ * every match (rule title, id, level, the event's record id, time, computer, channel, file).
+ */
+import type { Command } from 'commander';
+import { collect, dataOption, failOnOption, intFlag, type Level, levelRank, plural } from './common.js';
+import type { Detections } from './detections.js';
+import { matchRecords } from './detections.js';
+import { type FormatFlags, formatOf, formatOptions } from './formats.js';
+import { writeRecords } from './output.js';
+import { Progress } from './progress.js';
+import { column, isoTime, type RecordSet } from './records.js';
+import { loadSigmaRules } from './sigma-rules.js';
+import { runSigmaOver } from './sigma-run.js';
+
+interface SigmaFlags extends FormatFlags {
+  rule?: string[];
+  pack?: string[];
+  data?: string;
+  threads?: string;
+  failOn?: Level;
+}
+
+export function sigmaCommand(program: Command, setExit: (code: number) => void): void {
+  const command = program
+    .command('sigma')
+    .description('run Sigma rules over EVTX, JSON or event XML files')
+    .argument('<inputs...>', 'EVTX files, JSON (objects, arrays, lines) or event-log XML')
+    .option('--rule <file>', 'a Sigma rule file or directory (repeatable)', collect)
+    .option(
+      '--pack <name>',
+      'a rule pack of the library (repeatable; default without --rule: every pack)',
+      collect,
+    )
+    .addOption(dataOption())
+    .option('-t, --threads <n>', 'decode threads for EVTX files of 8 MiB or more (default 0)')
+    .addOption(failOnOption());
+  formatOptions(command, { timesketch: true }).action(async (inputs: string[], flags: SigmaFlags) => {
+    setExit(await runSigmaCommand(inputs, flags));
+  });
+}
+
+function ruleRecords(d: Detections, events: number): RecordSet {
+  return {
+    columns: [
+      column('level', 'Level'),
+      column('matches', 'Matches'),
+      column('first_seen', 'First Seen'),
+      column('last_seen', 'Last Seen'),
+      column('rule_id', 'Rule ID'),
+      column('rule_title', 'Rule'),
+    ],
+    rows: d.rules().map((h) => ({
+      level: h.rule.level ?? null,
+      matches: h.count,
+      first_seen: isoTime(h.first),
+      last_seen: isoTime(h.last),
+      rule_id: h.rule.id ?? null,
+      rule_title: h.rule.title,
+    })),
+    empty: `No Sigma rule matched (${plural(events, 'event')} read).`,
+  };
+}
+
+async function runSigmaCommand(inputs: string[], flags: SigmaFlags): Promise<number> {
+  const format = formatOf(flags);
+  const threads = intFlag('--threads', flags.threads, 0, 64) ?? 0;
+  const rules = await loadSigmaRules({
+    ...(flags.rule ? { ruleFiles: flags.rule } : {}),
+    ...(flags.pack ? { packs: flags.pack } : {}),
+    ...(flags.data ? { data: flags.data } : {}),
+  });
+  const progress = new Progress();
+  let result: Awaited<ReturnType<typeof runSigmaOver>>;
+  try {
+    result = await runSigmaOver({
+      inputs,
+      rules,
+      threads,
+      onProgress: (input, events) => progress.update(`sigma: ${input}: ${events} events`),
+    });
+  } finally {
+    progress.done();
+  }
+  for (const f of result.failures) process.stderr.write(`tae: ${f.message}\n`);
+  if (result.failures.length === inputs.length) return 3;
+  const set =
+    format === 'table' ? ruleRecords(result.detections, result.events) : matchRecords(result.detections);
+  await writeRecords(set, format);
+  if (result.detections.total > result.detections.kept.length && format !== 'table')
+    process.stderr.write(
+      `tae: warning: only the first ${result.detections.kept.length} of ${result.detections.total} matches are listed\n`,
+    );
+  if (result.failures.length > 0) return 3;
+  if (flags.failOn !== undefined && result.detections.maxLevel() >= levelRank(flags.failOn)) return 1;
+  return 0;
+}

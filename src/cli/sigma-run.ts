@@ -1,0 +1,204 @@
+/**
+ * Sigma over the inputs of `tae sigma`: EVTX files decoded as a stream and matched through the
+ * rules' log-source variants (as a Sigma file job), JSON or XML files judged as the Sigma data
+ * endpoint judges supplied events (JSON objects, arrays or lines, the evtx crate's event JSON,
+ * event-log XML; 10 MB at most). Correlations run over all inputs at the end; rules a
+ * correlation references are reported only if it says `generate: true` (as the file job).
+ */
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { isTaeError, TaeError } from '../errors/index.js';
+import { DecodePool, parseEvtx } from '../parse/index.js';
+import {
+  type BaseMatch,
+  correlate,
+  dataMatcher,
+  EvtxSigmaEvent,
+  MAX_TEST_DATA_BYTES,
+  reportsStandalone,
+  runSigma,
+  type SigmaEvent,
+  type SigmaRule,
+  sigmaEventFromEvtx,
+} from '../sigma/index.js';
+import { Detections, type MatchPlace } from './detections.js';
+import type { SigmaRules } from './sigma-rules.js';
+
+const EVTX_MAGIC = 'ElfFile\0';
+const POOL_FROM_BYTES = 8 * 1024 * 1024;
+const MAX_CORRELATION_MATCHES = 1_000_000;
+/** Where JSON events usually keep their time (as the data endpoint reads them). */
+const TIME_FIELDS = [
+  'TimeCreated_SystemTime',
+  'TimeCreated',
+  'SystemTime',
+  'UtcTime',
+  '@timestamp',
+  'timestamp',
+];
+
+export interface SigmaRunOptions {
+  readonly inputs: readonly string[];
+  readonly rules: SigmaRules;
+  readonly threads: number;
+  readonly onProgress?: (input: string, events: number) => void;
+  /** Matches kept for listing (all are counted; default 1,000,000). */
+  readonly maxKept?: number;
+}
+
+export interface SigmaRunResult {
+  readonly detections: Detections;
+  readonly events: number;
+  readonly failures: { readonly file: string; readonly message: string }[];
+}
+
+const unreadable = (path: string, e: unknown) =>
+  new TaeError('INPUT_UNREADABLE', `cannot open ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, {
+    cause: e,
+  });
+
+function isEvtx(path: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const head = Buffer.alloc(8);
+    return readSync(fd, head, 0, 8, 0) === 8 && head.toString('latin1') === EVTX_MAGIC;
+  } catch (e) {
+    throw unreadable(path, e);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function timeOf(event: SigmaEvent): number {
+  for (const f of TIME_FIELDS) {
+    const v = event.get(f);
+    if (typeof v === 'number' && Number.isFinite(v)) return v;
+    if (typeof v !== 'string') continue;
+    const t = Date.parse(/^\d{4}-\d\d-\d\d \d/.test(v) && !/[zZ+]/.test(v) ? `${v.replace(' ', 'T')}Z` : v);
+    if (Number.isFinite(t)) return t;
+  }
+  return Number.NaN;
+}
+
+const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+
+export async function runSigmaOver(options: SigmaRunOptions): Promise<SigmaRunResult> {
+  const { loaded, ruleSet } = options.rules;
+  const standalone = reportsStandalone(loaded.correlations);
+  const detections = new Detections(options.maxKept ?? 1_000_000);
+  const matches: BaseMatch[] = [];
+  const failures: { file: string; message: string }[] = [];
+  const correlating = loaded.correlations.length > 0;
+  let events = 0;
+  let pool: DecodePool | undefined;
+  const found = (rule: SigmaRule, event: SigmaEvent, place: MatchPlace) => {
+    if (standalone(rule)) detections.add(rule, place);
+    if (correlating && matches.length < MAX_CORRELATION_MATCHES)
+      matches.push({ rule, event, timestamp: place.timestamp, recordId: place.recordId });
+  };
+  const supplied = dataMatcher(loaded.rules, ruleSet);
+  try {
+    for (const file of options.inputs) {
+      try {
+        if (isEvtx(file)) {
+          const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0; // parseEvtx reports what is wrong
+          if (size >= POOL_FROM_BYTES && options.threads > 0) pool ??= new DecodePool(options.threads);
+          const parse = parseEvtx(file, {
+            label: file,
+            ...(size >= POOL_FROM_BYTES && pool ? { pool } : {}),
+          });
+          for await (const r of parse) {
+            const e = r.event;
+            if (e === undefined) continue;
+            if ((++events & 4095) === 0) options.onProgress?.(file, events);
+            const event = sigmaEventFromEvtx(e);
+            for (const { rule } of ruleSet.match(event))
+              found(rule, event, {
+                recordId: e.recordId,
+                timestamp: e.timestamp,
+                eventId: e.eventId,
+                computer: e.computer,
+                channel: e.channel,
+                file,
+              });
+          }
+        } else {
+          events += matchSupplied(
+            file,
+            (rule, event, ordinal) => {
+              const evtx = event instanceof EvtxSigmaEvent ? event.evtx : undefined;
+              const eventId = evtx?.eventId ?? Number(event.get('EventID'));
+              found(rule, event, {
+                recordId: evtx?.recordId ?? ordinal,
+                timestamp: evtx?.timestamp ?? timeOf(event),
+                ...(Number.isInteger(eventId) ? { eventId } : {}),
+                ...(text(event.get('Computer')) ? { computer: text(event.get('Computer'))! } : {}),
+                ...(text(event.get('Channel')) ? { channel: text(event.get('Channel'))! } : {}),
+                file,
+              });
+            },
+            supplied,
+          );
+        }
+      } catch (e) {
+        if (!isTaeError(e)) throw e;
+        failures.push({ file, message: e.message.includes(file) ? e.message : `${file}: ${e.message}` });
+      }
+    }
+  } finally {
+    await pool?.close();
+  }
+  if (correlating) {
+    const { hits } = correlate({ correlations: loaded.correlations, matches, knownRules: loaded.rules });
+    for (const h of hits)
+      if (standalone(h.correlation))
+        detections.add(h.correlation, {
+          recordId: h.recordIds[0] ?? 0,
+          timestamp: h.firstTimestamp,
+          file: 'all inputs',
+        });
+  }
+  return { detections, events, failures };
+}
+
+/**
+ * JSON or XML through the data endpoint's reader (`runSigma`), the matcher observed so each
+ * match is seen with its event; returns the number of events read.
+ */
+function matchSupplied(
+  file: string,
+  onMatch: (rule: SigmaRule, event: SigmaEvent, ordinal: number) => void,
+  matcher: ReturnType<typeof dataMatcher>,
+): number {
+  const size = statSync(file).size; // isEvtx opened and read it already
+  if (size > MAX_TEST_DATA_BYTES)
+    throw new TaeError(
+      'TOO_LARGE',
+      `${file}: JSON and XML inputs are read whole, at most ${MAX_TEST_DATA_BYTES / 1024 / 1024} MB (convert large logs to EVTX or split them)`,
+    );
+  let ordinal = 0;
+  const observed = {
+    match(event: SigmaEvent) {
+      ordinal++;
+      const rules = [...matcher.match(event)];
+      for (const r of rules) onMatch(r, event, ordinal);
+      return rules;
+    },
+  };
+  try {
+    runSigma(
+      { test_data: readFileSync(file).toString('base64'), operation: 'run_community_rules' },
+      { community: observed },
+    );
+  } catch (e) {
+    // The endpoint's "Invalid test data format" is a usage error there, an input error here.
+    if (isTaeError(e) && e.code === 'INVALID_ARGUMENT') {
+      const why = typeof e.context.why === 'string' ? ` (${e.context.why})` : '';
+      throw new TaeError('INPUT_UNREADABLE', `${file}: not EVTX, JSON or event XML: ${e.message}${why}`, {
+        cause: e,
+      });
+    }
+    throw e;
+  }
+  return ordinal;
+}

@@ -1,0 +1,186 @@
+/**
+ * `tae yara [--rule FILE…] [--pack NAME…] <files…>`: YARA-X rules over files (directories are
+ * walked; symlinks skipped). Custom rule files must all compile (a compiler error is an input
+ * error with the compiler's headline and position); pack files that do not compile are skipped
+ * with a warning each. Every scan has a timeout; a file that times out or cannot be read is an
+ * input error reported after the others were scanned.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { TaeError } from '../errors/index.js';
+import { openRuleLibrary } from '../rules/index.js';
+import {
+  type CompiledRuleSet,
+  PACK_EXTERNAL_VARIABLES,
+  type ScanOutcome,
+  YaraEngine,
+} from '../yara/index.js';
+import { collect, dataOption, intFlag, ruleLibraryDir, warn } from './common.js';
+import { type FormatFlags, formatOf, formatOptions } from './formats.js';
+import { writeRecords } from './output.js';
+import { column, type Row } from './records.js';
+
+interface YaraFlags extends FormatFlags {
+  rule?: string[];
+  pack?: string[];
+  data?: string;
+  threads?: string;
+  timeout?: string;
+  failOnMatch?: boolean;
+}
+
+/** External variables signature-base and other packs declare (as the engine's community runs). */
+const PACK_VARIABLES = PACK_EXTERNAL_VARIABLES;
+const MAX_FILES = 100_000;
+
+export function yaraCommand(program: Command, setExit: (code: number) => void): void {
+  const command = program
+    .command('yara')
+    .description('scan files with YARA-X rules')
+    .argument('<files...>', 'files or directories to scan')
+    .option('--rule <file>', 'a YARA rule file (repeatable)', collect)
+    .option(
+      '--pack <name>',
+      'a rule pack of the library (repeatable; default without --rule: every pack)',
+      collect,
+    )
+    .addOption(dataOption())
+    .option('-t, --threads <n>', 'scan threads (default 2)')
+    .option('--timeout <seconds>', 'per-file scan timeout (default 30)')
+    .option('--fail-on-match', 'exit 1 when any rule matched');
+  formatOptions(command, { timesketch: false }).action(async (files: string[], flags: YaraFlags) => {
+    setExit(await runYaraCommand(files, flags));
+  });
+}
+
+function filesUnder(paths: readonly string[]): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const walk = (p: string, depth: number) => {
+    const st = statSync(p, { throwIfNoEntry: false });
+    if (st === undefined) throw new TaeError('INPUT_UNREADABLE', `cannot open ${p}: ENOENT`);
+    if (st.isFile()) {
+      if (seen.has(resolve(p))) return;
+      seen.add(resolve(p));
+      if (out.length >= MAX_FILES) throw new TaeError('TOO_LARGE', `more than ${MAX_FILES} files to scan`);
+      out.push(p);
+    } else if (st.isDirectory() && depth < 32) {
+      for (const e of readdirSync(p, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1)))
+        if (!e.isSymbolicLink() && (e.isFile() || e.isDirectory())) walk(join(p, e.name), depth + 1);
+    }
+  };
+  for (const p of paths) walk(p, 0);
+  return out;
+}
+
+async function compile(engine: YaraEngine, flags: YaraFlags): Promise<CompiledRuleSet> {
+  const custom = (flags.rule?.length ?? 0) > 0;
+  let sources: { source: string; namespace: string; origin: string }[];
+  if (custom) sources = flags.rule!.map((f) => ({ source: readRule(f), namespace: f, origin: f }));
+  else {
+    const library = await openRuleLibrary({ dataDir: ruleLibraryDir(flags.data) });
+    try {
+      const set = library.yaraSources(flags.pack?.length ? { packs: flags.pack } : {});
+      sources = set.sources.map((s) => ({
+        source: s.text,
+        namespace: `${s.pack}:${s.path}`,
+        origin: `${s.pack}:${s.path}`,
+      }));
+    } finally {
+      library.close();
+    }
+  }
+  const outcome = await engine.compile({
+    sources,
+    ...(custom ? {} : { variables: PACK_VARIABLES, invalidSources: 'skip' as const }),
+  });
+  if (outcome.kind === 'failed') {
+    const e = outcome.errors[0];
+    const where = e?.origin
+      ? `${e.origin}${e.line ? `:${e.line}${e.column ? `:${e.column}` : ''}` : ''}: `
+      : '';
+    throw new TaeError(
+      'INPUT_UNREADABLE',
+      `YARA rules do not compile: ${where}${e?.title ?? 'unknown error'}`,
+    );
+  }
+  for (const s of outcome.rules.skipped) warn(`${s.origin ?? 'rule'}: skipped, does not compile: ${s.title}`);
+  return outcome.rules;
+}
+
+function readRule(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new TaeError(
+      'INPUT_UNREADABLE',
+      `cannot read rule ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
+    );
+  }
+}
+
+const metaText = (v: unknown) => (v === undefined || v === null ? null : String(v));
+
+async function runYaraCommand(paths: string[], flags: YaraFlags): Promise<number> {
+  const format = formatOf(flags);
+  const threads = intFlag('--threads', flags.threads, 1, 64);
+  const timeout = intFlag('--timeout', flags.timeout, 1, 3600);
+  const files = filesUnder(paths);
+  const engine = new YaraEngine({
+    ...(threads !== undefined ? { threads } : {}),
+    ...(timeout !== undefined ? { scanTimeoutMs: timeout * 1000 } : {}),
+  });
+  try {
+    const rules = await compile(engine, flags);
+    const outcomes: ScanOutcome[] = new Array(files.length);
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < files.length; i = next++)
+        outcomes[i] = await engine.scan({
+          rules,
+          target: { path: files[i]!, maxBytes: Number.MAX_SAFE_INTEGER },
+        });
+    };
+    await Promise.all(Array.from({ length: 2 * engine.options.threads }, worker));
+    const rows: Row[] = [];
+    let failed = 0;
+    for (const [i, o] of outcomes.entries()) {
+      const file = files[i]!;
+      if (o.kind === 'timeout')
+        process.stderr.write(`tae: ${file}: scan timed out after ${Math.ceil(o.timeoutMs / 1000)} s\n`);
+      if (o.kind === 'failed') process.stderr.write(`tae: ${file}: ${o.message.replace(/\s*\n\s*/g, ' ')}\n`);
+      if (o.kind !== 'matched') {
+        failed++;
+        continue;
+      }
+      for (const m of o.matches)
+        rows.push({
+          file,
+          rule: m.rule,
+          namespace: m.namespace,
+          tags: m.tags.join(', '),
+          patterns: m.patterns.length,
+          author: metaText(m.meta.author),
+          description: metaText(m.meta.description),
+        });
+    }
+    const columns = [
+      column('file', 'File'),
+      column('rule', 'Rule'),
+      column('namespace', 'Namespace'),
+      column('tags', 'Tags'),
+      column('patterns', 'Patterns'),
+      column('author', 'Author'),
+      column('description', 'Description'),
+    ];
+    await writeRecords(
+      { columns, rows, empty: `No YARA rule matched (${files.length} files scanned).` },
+      format,
+    );
+    if (failed > 0) return 3;
+    return flags.failOnMatch && rows.length > 0 ? 1 : 0;
+  } finally {
+    await engine.close();
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * The HTTP adapter: route, read the two headers and the body, call the Engine method named by
+ * the route, write its answer. Every failure is a TaeError answered through the error table;
+ * anything else is the endpoint's 500 with a fresh error id. No analysis logic lives here.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isTaeError, type TaeError } from '../errors/index.js';
+import { type Auth, ENDPOINTS, type Endpoint, type Engine } from '../service/index.js';
+import { ClientGone, readJsonBody } from './json-body.js';
+import { type HttpOptions, type ResolvedOptions, resolveOptions } from './options.js';
+import { RateLimiter } from './rate-limit.js';
+import { sendError, sendJson } from './respond.js';
+import { matchRoute, routeTable } from './routes.js';
+import * as T from './transport-errors.js';
+import { handleUpload } from './upload.js';
+
+export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+type EngineMethod = (...args: unknown[]) => Promise<unknown>;
+
+/** Endpoints whose JSON body carries Base64 test data. */
+const DATA_ENDPOINTS: ReadonlySet<Endpoint> = new Set(['yaraData', 'sigmaData']);
+
+interface Context {
+  readonly engine: Engine;
+  readonly o: ResolvedOptions;
+  readonly routes: ReturnType<typeof routeTable>;
+  readonly limiter: RateLimiter | null;
+}
+
+const header = (req: IncomingMessage, name: string): string | undefined => {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v.join(', ') : v;
+};
+
+/** The Host header without its port (`[::1]:80` → `[::1]`); none (HTTP/1.0) passes. */
+const hostAllowed = (allowed: ReadonlySet<string>, host: string | undefined): boolean =>
+  host === undefined || allowed.has(host.toLowerCase().replace(/:\d*$/, ''));
+
+async function answer(c: Context, req: IncomingMessage, endpoint: Endpoint, params: Record<string, string>) {
+  const method = (c.engine as unknown as Record<string, unknown>)[endpoint];
+  if (typeof method !== 'function') throw T.notImplemented(endpoint);
+  const call = (...args: unknown[]) => (method as EngineMethod).apply(c.engine, args);
+  const auth: Auth = { token: header(req, c.o.tokenHeader), encKey: header(req, c.o.keyHeader) };
+  if (c.limiter !== null && T.hasRow(endpoint, 'rateLimited')) {
+    if (!c.limiter.take(auth.token || (req.socket.remoteAddress ?? ''))) throw T.rateLimited(endpoint);
+  }
+  if (endpoint === 'upload') return handleUpload(c.engine, req, auth, c.o.limits);
+  if (ENDPOINTS[endpoint].method === 'GET') {
+    req.resume(); // a GET body is ignored
+    return Object.keys(params).length > 0 ? call(params, auth) : call(auth);
+  }
+  const limit = DATA_ENDPOINTS.has(endpoint) ? c.o.limits.dataJsonBytes : c.o.limits.jsonBytes;
+  return call(await readJsonBody(req, endpoint, limit), auth);
+}
+
+async function handle(c: Context, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  let endpoint: Endpoint | null = null;
+  const fail = (e: TaeError, headers?: Record<string, string>) =>
+    sendError(req, res, e, c.o.headerPrefix, headers);
+  try {
+    if (c.o.allowedHosts !== null && !hostAllowed(c.o.allowedHosts, req.headers.host)) {
+      return fail(T.misdirected());
+    }
+    const path = (req.url ?? '').split('?')[0]!;
+    const match = path.startsWith('/')
+      ? matchRoute(c.routes, req.method ?? '', path)
+      : { kind: 'none' as const };
+    switch (match.kind) {
+      case 'none':
+        return fail(T.routeNotFound());
+      case 'wrongMethod':
+        return fail(T.methodNotAllowed(match.endpoint), { Allow: match.allow.join(', ') });
+      case 'endpoint':
+        endpoint = match.endpoint;
+        return sendJson(req, res, await answer(c, req, match.endpoint, match.params));
+    }
+  } catch (e) {
+    if (e instanceof ClientGone || res.destroyed) return;
+    if (isTaeError(e)) return fail(e);
+    const internal = T.internalError(endpoint);
+    c.o.onInternalError(e, String(internal.context.error_id));
+    fail(internal);
+  }
+}
+
+/** A `(req, res)` listener for `node:http` serving every endpoint of the interface over `engine`. */
+export function createHttpHandler(engine: Engine, options: HttpOptions = {}): HttpHandler {
+  const o = resolveOptions(options);
+  const c: Context = {
+    engine,
+    o,
+    routes: routeTable(),
+    limiter: o.rateLimit === null ? null : new RateLimiter(o.rateLimit),
+  };
+  return (req, res) => {
+    handle(c, req, res).catch((e: unknown) => {
+      o.onInternalError(e, 'none');
+      res.destroy();
+    });
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * Reading a JSON request body: `Content-Type: application/json` (any parameters), at most
+ * `maxBytes` (checked against Content-Length first, then while reading), UTF-8, one JSON
+ * object. What the object holds is the engine's to judge.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Endpoint } from '../service/index.js';
+import { payloadTooLarge, unreadableBody } from './transport-errors.js';
+
+/** The media type of a Content-Type header, lowercased, without parameters. */
+export const mediaType = (header: string | undefined): string =>
+  (header ?? '').split(';')[0]!.trim().toLowerCase();
+
+/** The client went away before its request arrived; there is no one to answer. */
+export class ClientGone extends Error {}
+
+export function declaredTooLarge(req: IncomingMessage, maxBytes: number): boolean {
+  const declared = Number(req.headers['content-length']);
+  return Number.isFinite(declared) && declared > maxBytes;
+}
+
+function readBytes(req: IncomingMessage, maxBytes: number, tooLarge: () => Error): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (settle: () => void) => {
+      req.off('data', onData).off('end', onEnd).off('error', onGone).off('close', onGone);
+      settle();
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) chunks.push(chunk);
+      else {
+        req.pause();
+        done(() => reject(tooLarge()));
+      }
+    };
+    const onEnd = () => done(() => resolve(Buffer.concat(chunks, size)));
+    const onGone = () => done(() => reject(new ClientGone()));
+    req.on('data', onData).on('end', onEnd).on('error', onGone).on('close', onGone);
+  });
+}
+
+export async function readJsonBody(
+  req: IncomingMessage,
+  endpoint: Endpoint,
+  maxBytes: number,
+): Promise<unknown> {
+  if (mediaType(req.headers['content-type']) !== 'application/json') {
+    throw unreadableBody(endpoint, 'Content-Type must be application/json');
+  }
+  if (declaredTooLarge(req, maxBytes)) throw payloadTooLarge(endpoint);
+  const bytes = await readBytes(req, maxBytes, () => payloadTooLarge(endpoint));
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw unreadableBody(endpoint, 'the body is not UTF-8');
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw unreadableBody(endpoint, 'malformed JSON body');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw unreadableBody(endpoint, 'the body must be a JSON object');
+  }
+  return value;
+}

@@ -1,0 +1,98 @@
+/**
+ * Options of the HTTP front, checked at the door. The limits are the transport's own: how big
+ * a request body may be and how long an upload may take to arrive. The engine keeps its own
+ * limits (per-file size, totals per job) and answers them itself.
+ */
+import { invalidOption } from '../errors/index.js';
+import { DEFAULT_LIMITS } from '../service/index.js';
+
+const MiB = 1024 ** 2;
+
+export interface HttpLimits {
+  /** A JSON body of `yara/data` and `sigma/data`, whose test_data is Base64 (YARA takes 32 MiB). */
+  readonly dataJsonBytes: number;
+  /** A JSON body of any other endpoint (a custom rule is at most 1 MiB before Base64). */
+  readonly jsonBytes: number;
+  /**
+   * A whole multipart upload request. Uploaded files are held in memory until the Engine
+   * takes a stream of files (see upload.ts), so this also bounds the memory of one upload.
+   */
+  readonly uploadBytes: number;
+  /** The whole upload request must arrive within this (the spec's 30 s), else 408. */
+  readonly uploadTimeoutMs: number;
+}
+
+export const DEFAULT_HTTP_LIMITS: HttpLimits = Object.freeze({
+  dataJsonBytes: 64 * MiB,
+  jsonBytes: 4 * MiB,
+  uploadBytes: 256 * MiB,
+  uploadTimeoutMs: DEFAULT_LIMITS.uploadTimeoutMs,
+});
+
+/** At most `requests` calls per caller (token, else client address) in each window. */
+export interface RateLimit {
+  readonly requests: number;
+  readonly windowMs: number;
+}
+
+export interface HttpOptions {
+  /** The word in the header names `X-<brand>-Api-Token` and `X-<brand>-Api-Enc-Key` (default `Service`). */
+  readonly brand?: string;
+  readonly limits?: Partial<HttpLimits>;
+  /**
+   * Applied to the endpoints whose error table has a `rateLimited` row (the spec lists 429
+   * for YARA file jobs); default none, since the spec gives no numbers.
+   */
+  readonly rateLimit?: RateLimit | null;
+  /**
+   * Host header names (without port) accepted; others get 421, which keeps a loopback server
+   * out of reach of DNS-rebinding pages. Default: any (`serve` on loopback sets the loopback names).
+   */
+  readonly allowedHosts?: readonly string[] | null;
+  /** Unexpected failures of the HTTP layer itself, with the error id their 500 quoted. */
+  readonly onInternalError?: (error: unknown, errorId: string) => void;
+}
+
+export interface ResolvedOptions {
+  readonly tokenHeader: string;
+  readonly keyHeader: string;
+  /** `X-<brand>-Api-`, replacing `X-Service-Api-` in the engine's messages that name a header. */
+  readonly headerPrefix: string;
+  readonly limits: HttpLimits;
+  readonly rateLimit: RateLimit | null;
+  readonly allowedHosts: ReadonlySet<string> | null;
+  readonly onInternalError: (error: unknown, errorId: string) => void;
+}
+
+const BRAND = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,30}[A-Za-z0-9])?$/;
+const positive = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) > 0;
+
+export function resolveOptions(options: HttpOptions): ResolvedOptions {
+  const brand = options.brand ?? 'Service';
+  if (!BRAND.test(brand)) throw invalidOption('brand', 'letters, digits and inner hyphens (1 to 32)', brand);
+  const limits = { ...DEFAULT_HTTP_LIMITS, ...options.limits };
+  for (const [k, v] of Object.entries(limits)) {
+    if (!positive(v)) throw invalidOption(`limits.${k}`, 'a positive integer', v);
+  }
+  const rateLimit = options.rateLimit ?? null;
+  if (rateLimit !== null) {
+    if (!positive(rateLimit.requests))
+      throw invalidOption('rateLimit.requests', 'a positive integer', rateLimit.requests);
+    if (!positive(rateLimit.windowMs))
+      throw invalidOption('rateLimit.windowMs', 'a positive integer', rateLimit.windowMs);
+  }
+  const hosts = options.allowedHosts ?? null;
+  if (hosts !== null && (!Array.isArray(hosts) || !hosts.every((h) => typeof h === 'string'))) {
+    throw invalidOption('allowedHosts', 'an array of host names, or null', hosts);
+  }
+  const prefix = `X-${brand}-Api-`;
+  return {
+    tokenHeader: `${prefix}Token`.toLowerCase(),
+    keyHeader: `${prefix}Enc-Key`.toLowerCase(),
+    headerPrefix: prefix,
+    limits,
+    rateLimit,
+    allowedHosts: hosts === null ? null : new Set(hosts.map((h) => h.toLowerCase())),
+    onInternalError: options.onInternalError ?? (() => {}),
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * Errors only an HTTP front meets: an unreadable body, a body too large, a wrong method, an
+ * unknown path. Each uses the endpoint's row of the error table where one exists (e.g.
+ * `createParseJob.payloadTooLarge`, `upload.badMultipart`, `upload.timeout`), else the same
+ * status and text pattern in the endpoint's body format (README "Interface decisions").
+ */
+import { randomUUID } from 'node:crypto';
+import { type ErrorCode, TaeError } from '../errors/index.js';
+import { ENDPOINTS, type Endpoint, ERROR_ROWS, endpointError } from '../service/index.js';
+
+const MAX_DETAILS = 200;
+
+function rowOr(
+  endpoint: Endpoint,
+  slug: string,
+  vars: Record<string, string>,
+  fallback: readonly [number, ErrorCode, string],
+): TaeError {
+  if (ERROR_ROWS[`${endpoint}.${slug}`] !== undefined) return endpointError(`${endpoint}.${slug}`, vars);
+  const [status, code, message] = fallback;
+  return new TaeError(code, message, {
+    status,
+    bodyFormat: ENDPOINTS[endpoint].bodyFormat,
+    context: { endpoint, ...vars },
+  });
+}
+
+/** A body the endpoint cannot read: 400, `Invalid request: …` (upload: its multipart row). */
+export function unreadableBody(endpoint: Endpoint, details: string): TaeError {
+  const d = details.length > MAX_DETAILS ? `${details.slice(0, MAX_DETAILS)}…` : details;
+  if (endpoint === 'upload') return endpointError('upload.badMultipart', { details: d });
+  return rowOr(endpoint, 'badRequest', { details: d }, [400, 'INVALID_ARGUMENT', `Invalid request: ${d}`]);
+}
+
+export const payloadTooLarge = (endpoint: Endpoint): TaeError =>
+  rowOr(endpoint, 'payloadTooLarge', {}, [413, 'TOO_LARGE', 'Payload too large']);
+
+export const uploadTimedOut = (): TaeError => endpointError('upload.timeout');
+
+export const rateLimited = (endpoint: Endpoint): TaeError =>
+  rowOr(endpoint, 'rateLimited', {}, [429, 'RATE_LIMITED', 'Rate limit exceeded']);
+
+export const hasRow = (endpoint: Endpoint, slug: string): boolean =>
+  ERROR_ROWS[`${endpoint}.${slug}`] !== undefined;
+
+export const methodNotAllowed = (endpoint: Endpoint): TaeError =>
+  rowOr(endpoint, 'methodNotAllowed', {}, [405, 'INVALID_ARGUMENT', 'Method not allowed']);
+
+/** A listed endpoint whose Engine method does not exist (yet). */
+export const notImplemented = (endpoint: Endpoint): TaeError =>
+  rowOr(endpoint, 'notImplemented', {}, [501, 'INTERNAL', 'Not implemented']);
+
+/** No endpoint has this path: JSON, the spec's default body format. */
+export const routeNotFound = (): TaeError => new TaeError('NOT_FOUND', 'Not found', { status: 404 });
+
+/** A Host header a loopback server does not answer (DNS rebinding). */
+export const misdirected = (): TaeError => new TaeError('FORBIDDEN', 'Misdirected request', { status: 421 });
+
+const INTERNAL_TEXT = ERROR_ROWS['upload.internal']!.message;
+
+/** The endpoint's 500 with a fresh error id: its own row, else the same text in its body format. */
+export function internalError(endpoint: Endpoint | null): TaeError {
+  const errorId = randomUUID();
+  const text = INTERNAL_TEXT.replace('{error_id}', errorId);
+  if (endpoint !== null) return rowOr(endpoint, 'internal', { error_id: errorId }, [500, 'INTERNAL', text]);
+  return new TaeError('INTERNAL', text, { status: 500, context: { error_id: errorId } });
+}

@@ -1,0 +1,146 @@
+/**
+ * A multipart upload as a stream of files, parsed by busboy: each part of the repeated field
+ * `files` becomes `{ name, data }` with `data` streaming that part's bytes. A part's bytes
+ * must be read before the next part appears (busboy's back-pressure). Parts of other fields
+ * are skipped. The whole request is bounded in size (413) and in time (408) from its first
+ * byte; either aborts the form, and the pending read fails with that error.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
+import busboy from 'busboy';
+import type { TaeError } from '../errors/index.js';
+import type { UploadFile } from '../service/index.js';
+import { ClientGone, mediaType } from './json-body.js';
+import { payloadTooLarge, unreadableBody, uploadTimedOut } from './transport-errors.js';
+
+const FIELD = 'files';
+/** Parts per request (files and fields together), so a flood of tiny parts stops early. */
+const MAX_PARTS = 1000;
+
+type FormEvent =
+  | { readonly kind: 'file'; readonly name: string; readonly stream: Readable }
+  | { readonly kind: 'end' }
+  | { readonly kind: 'error'; readonly details: string };
+
+export interface UploadForm {
+  /** The files in form order; read each file's data before asking for the next file. */
+  readonly files: AsyncIterable<UploadFile>;
+  /** Stops parsing and the clock (call once the answer is decided). */
+  readonly close: () => void;
+}
+
+export interface UploadFormOptions {
+  readonly maxBytes: number;
+  readonly timeoutMs: number;
+}
+
+/** `p`, or the abort reason if the form is aborted first. */
+function unlessAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+async function* bytesOf(stream: Readable, signal: AbortSignal): AsyncGenerator<Uint8Array> {
+  const it = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  for (;;) {
+    let next: IteratorResult<Buffer>;
+    try {
+      next = await unlessAborted(it.next(), signal);
+    } catch (e) {
+      throw signal.aborted ? signal.reason : unreadableBody('upload', (e as Error).message);
+    }
+    if (next.done) return;
+    yield next.value;
+  }
+}
+
+/** Throws the 400 for a request that is not a multipart form (busboy's own check comes after). */
+export function openUploadForm(req: IncomingMessage, options: UploadFormOptions): UploadForm {
+  if (mediaType(req.headers['content-type']) !== 'multipart/form-data') {
+    throw unreadableBody('upload', 'Content-Type must be multipart/form-data');
+  }
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: req.headers,
+      defParamCharset: 'utf8',
+      limits: {
+        files: MAX_PARTS,
+        parts: MAX_PARTS,
+        fields: MAX_PARTS,
+        fieldSize: 64 * 1024,
+        headerPairs: 100,
+      },
+    });
+  } catch (e) {
+    throw unreadableBody('upload', (e as Error).message);
+  }
+  const controller = new AbortController();
+  const abort = (e: TaeError | ClientGone) => controller.abort(e);
+  const timer = setTimeout(() => abort(uploadTimedOut()), options.timeoutMs);
+  let received = 0;
+  const count = (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > options.maxBytes) abort(payloadTooLarge('upload'));
+  };
+
+  const queue: FormEvent[] = [];
+  let wake: (() => void) | null = null;
+  const push = (event: FormEvent) => {
+    queue.push(event);
+    wake?.();
+  };
+  const tooMany = () => push({ kind: 'error', details: `more than ${MAX_PARTS} parts` });
+  parser
+    .on('file', (field, stream, info) => {
+      if (field === FIELD) push({ kind: 'file', name: info.filename ?? '', stream });
+      else stream.resume();
+    })
+    .on('filesLimit', tooMany)
+    .on('partsLimit', tooMany)
+    .on('fieldsLimit', tooMany)
+    .on('error', (e) => push({ kind: 'error', details: (e as Error).message }))
+    .on('close', () => push({ kind: 'end' }));
+  // A client that goes away mid-form: stop now rather than when the clock runs out.
+  const gone = () => {
+    if (!req.complete) abort(new ClientGone());
+  };
+  req.on('data', count).on('close', gone);
+  req.pipe(parser);
+
+  const nextEvent = async (): Promise<FormEvent> => {
+    while (queue.length === 0) await unlessAborted(new Promise<void>((r) => (wake = r)), controller.signal);
+    wake = null;
+    return queue.shift()!;
+  };
+
+  async function* files(): AsyncGenerator<UploadFile> {
+    for (;;) {
+      const event = await nextEvent();
+      switch (event.kind) {
+        case 'end':
+          clearTimeout(timer);
+          return;
+        case 'error':
+          throw unreadableBody('upload', event.details);
+        case 'file':
+          yield { name: event.name, data: bytesOf(event.stream, controller.signal) };
+      }
+    }
+  }
+
+  return {
+    files: files(),
+    close: () => {
+      clearTimeout(timer);
+      req.off('data', count).off('close', gone);
+      req.unpipe(parser);
+      parser.removeAllListeners().on('error', () => {});
+      parser.destroy();
+    },
+  };
+}

@@ -1,0 +1,63 @@
+/** The Sigma section: each rule that matched, what its YAML says, and the events it matched. */
+import { esc, escClip, table, utc } from './html.js';
+import type { ReportRule } from './types.js';
+
+/** Matched events listed per rule (the count says how many there were in all). */
+const MAX_SAMPLE = 200;
+const LEVELS = ['critical', 'high', 'medium', 'low', 'informational'];
+
+const levelRank = (level: string | undefined) => {
+  const i = LEVELS.indexOf(String(level ?? '').toLowerCase());
+  return i < 0 ? LEVELS.length : i;
+};
+
+function list(label: string, values: readonly string[] | undefined, separator = '\n'): string {
+  if (values === undefined || values.length === 0) return '';
+  return `<dt>${esc(label)}</dt><dd>${values.map((v) => escClip(v, 500)).join(separator)}</dd>`;
+}
+
+function ruleHtml(r: ReportRule): string {
+  const level = String(r.level ?? '').toLowerCase();
+  const levelClass = LEVELS.includes(level) ? level : 'none';
+  const facts = [
+    ['Level', r.level],
+    ['Status', r.status],
+    ['Rule ID', r.id],
+    ['Kind', r.kind],
+    ['Author', r.author],
+    ['Source', r.source],
+    ['Matches', String(r.matches)],
+  ]
+    .filter(([, v]) => v !== undefined && v !== '')
+    .map(([k, v]) => `<dt>${esc(k)}</dt><dd>${escClip(v, 1000)}</dd>`)
+    .join('');
+  const sample = r.sample.slice(0, MAX_SAMPLE);
+  const rows = sample.map((m) => [
+    esc(utc(m.timestamp)),
+    esc(m.recordId || ''),
+    escClip(m.computer ?? '', 200),
+    escClip(m.channel ?? '', 200),
+    escClip(m.file ?? '', 300),
+  ]);
+  const more =
+    r.matches > sample.length ? `<p class="note">First ${sample.length} of ${r.matches} matches.</p>` : '';
+  return (
+    `<div class="rule"><h3><span class="badge l-${levelClass}">${esc(r.level ?? 'no level')}</span> ${escClip(r.title, 500)}</h3>` +
+    (r.description ? `<p>${escClip(r.description, 4000)}</p>` : '') +
+    `<dl class="meta">${facts}${list('Tags', r.tags, ', ')}${list('References', r.references)}${list('False positives', r.falsepositives)}</dl>` +
+    (rows.length > 0 ? table(['Time', 'Record', 'Computer', 'Channel', 'File'], rows) : '') +
+    `${more}</div>`
+  );
+}
+
+/** Rules from the most severe level down, then by match count. */
+export function sigmaHtml(rules: readonly ReportRule[], ran: boolean): string {
+  if (!ran) return '<p class="empty">Sigma rules were not run.</p>';
+  if (rules.length === 0) return '<p class="empty">No Sigma rule matched.</p>';
+  const sorted = [...rules].sort(
+    (a, b) =>
+      levelRank(a.level) - levelRank(b.level) || b.matches - a.matches || (a.title < b.title ? -1 : 1),
+  );
+  const total = rules.reduce((n, r) => n + r.matches, 0);
+  return `<p class="note">${total} matches of ${rules.length} rules.</p>${sorted.map(ruleHtml).join('\n')}`;
+}

@@ -1,0 +1,284 @@
+/**
+ * Building a job's event index while the job runs: each new event is staged (batched, one
+ * transaction per batch), and `finish` has a worker thread copy them in time order and build
+ * the indexes (complete.ts). A memory build never touches disk (sorts and temporary tables stay
+ * in memory too), which private jobs need; a file build writes `<path>.stage` while running
+ * and `<path>` at the end.
+ */
+import { Piscina } from 'piscina';
+import { openSqlite, type SqliteDatabase } from '../../native/sqlite.js';
+import { type DescribeEvent, indexTableRow, type SigmaMatchInput } from '../analysis/index.js';
+import { invalidOption, TaeError } from '../errors/index.js';
+import type { Diagnostic, EvtxEvent } from '../evtx/index.js';
+import {
+  completeIndex,
+  configure,
+  type FinishResult,
+  type FinishTask,
+  type IndexTables,
+  removeFile,
+  stagePath,
+} from './complete.js';
+import { STAGE_SCHEMA, TEXT_BLOCK_ROWS } from './schema.js';
+import { searchableText } from './text.js';
+
+export type SigmaRuleRef = SigmaMatchInput['rule'];
+
+/** What a parse job writes into its index. */
+export interface EventSink {
+  /** One new (not duplicate) event of `file`, with the Sigma rules it matched. */
+  add(event: EvtxEvent, file: string, rules: readonly SigmaRuleRef[]): void;
+  /** A record of `file` the job skipped as a duplicate (kept only for the rebuild's counts). */
+  duplicate(event: EvtxEvent, file: string): void;
+  /** A file's decode diagnostics (kept for the rebuild's Overview; at most 1,000 per file). */
+  fileDiagnostics(file: string, diagnostics: readonly Diagnostic[]): void;
+  /** A correlation hit, which has no single record. */
+  correlation(rule: SigmaRuleRef, timestamp: number): void;
+}
+
+export type BuildTarget = { readonly kind: 'memory' } | { readonly kind: 'file'; readonly path: string };
+/** A finished index: the file, or the database image of a memory build. */
+export type BuiltIndex =
+  | { readonly kind: 'memory'; readonly image: Buffer; readonly events: number }
+  | { readonly kind: 'file'; readonly path: string; readonly events: number };
+
+export interface EventIndexOptions {
+  /** The job ran Sigma rules (the rebuild's Overview then lists their matches). */
+  readonly sigma: boolean;
+  /** Windows messages for the Message column (the lookup module's `eventDescriber()`). */
+  readonly describe?: DescribeEvent;
+  /** Events per staging transaction (default 2,000). */
+  readonly batchSize?: number;
+  /** Rows per trigram block (default TEXT_BLOCK_ROWS; small values are for tests). */
+  readonly textBlockRows?: number;
+  /** Complete the build in a worker thread (default true), keeping this thread free. */
+  readonly worker?: boolean;
+}
+
+const MAX_DIAGNOSTICS_PER_FILE = 1000;
+const MAX_CORRELATIONS = 100_000;
+const MAX_FILES = 10_000;
+
+export class EventIndexBuilder implements EventSink {
+  /** The staging database: `<path>.stage`, or memory. */
+  private readonly db: SqliteDatabase;
+  private readonly flushBatch: (rows: unknown[][], duplicates: unknown[][]) => void;
+  private batch: unknown[][] = [];
+  private duplicates: unknown[][] = [];
+  /** Arrival order of events and duplicates. */
+  private seq = 0;
+  private readonly batchSize: number;
+  private readonly blockRows: number;
+  private readonly files = new Map<string, { no: number; diagnostics: Diagnostic[] }>();
+  private readonly rules = new Map<string, { no: number; title: string }>();
+  private readonly correlations: [number, number][] = [];
+  private staged = 0;
+  private done = false;
+
+  constructor(
+    private readonly target: BuildTarget,
+    private readonly options: EventIndexOptions,
+  ) {
+    this.batchSize = options.batchSize ?? 2000;
+    if (!Number.isInteger(this.batchSize) || this.batchSize < 1)
+      throw invalidOption('batchSize', 'a positive integer', options.batchSize);
+    this.blockRows = options.textBlockRows ?? TEXT_BLOCK_ROWS;
+    if (!Number.isInteger(this.blockRows) || this.blockRows < 1)
+      throw invalidOption('textBlockRows', 'a positive integer', options.textBlockRows);
+    const memory = target.kind === 'memory';
+    if (!memory) this.removeFiles();
+    this.db = openSqlite(memory ? ':memory:' : stagePath(target.path));
+    try {
+      configure(this.db, 'main', memory);
+      this.db.exec(STAGE_SCHEMA);
+      const insert = this.db.prepare('INSERT INTO staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+      const insertDuplicate = this.db.prepare('INSERT INTO staged_duplicates VALUES (?, ?, ?, ?)');
+      this.flushBatch = this.db.transaction((rows: unknown[][], duplicates: unknown[][]) => {
+        for (const r of rows) insert.run(r);
+        for (const d of duplicates) insertDuplicate.run(d);
+      });
+    } catch (e) {
+      this.db.close();
+      this.removeFiles();
+      throw e;
+    }
+  }
+
+  /** Events taken so far. */
+  get count(): number {
+    return this.staged + this.batch.length;
+  }
+
+  add(e: EvtxEvent, file: string, rules: readonly SigmaRuleRef[]): void {
+    this.ensureOpen();
+    const row = indexTableRow(e, this.options.describe);
+    const [cells, data] = row;
+    const titles: string[] = [];
+    const ruleNos: number[] = [];
+    for (const r of rules) {
+      const { no, title } = this.ruleOf(r);
+      if (ruleNos.includes(no)) continue;
+      ruleNos.push(no);
+      titles.push(title);
+    }
+    this.batch.push([
+      ++this.seq,
+      Number.isFinite(e.timestamp) ? e.timestamp : null,
+      this.fileOf(file).no,
+      cells[0],
+      e.recordId,
+      cells[2],
+      cells[3],
+      cells[4],
+      cells[5],
+      JSON.stringify(data),
+      ruleNos.length === 0 ? null : JSON.stringify(ruleNos),
+      JSON.stringify(e),
+      searchableText(row, e, titles),
+    ]);
+    if (this.batch.length >= this.batchSize) this.flush();
+  }
+
+  duplicate(e: EvtxEvent, file: string): void {
+    this.ensureOpen();
+    const ts = Number.isFinite(e.timestamp) ? e.timestamp : null;
+    this.duplicates.push([++this.seq, ts, this.fileOf(file).no, JSON.stringify(e)]);
+    if (this.duplicates.length >= this.batchSize) this.flush();
+  }
+
+  fileDiagnostics(file: string, diagnostics: readonly Diagnostic[]): void {
+    this.ensureOpen();
+    const f = this.fileOf(file);
+    for (const d of diagnostics) {
+      if (f.diagnostics.length >= MAX_DIAGNOSTICS_PER_FILE) break;
+      f.diagnostics.push(d);
+    }
+  }
+
+  correlation(rule: SigmaRuleRef, timestamp: number): void {
+    this.ensureOpen();
+    if (this.correlations.length < MAX_CORRELATIONS && Number.isFinite(timestamp))
+      this.correlations.push([this.ruleOf(rule).no, timestamp]);
+  }
+
+  /**
+   * Copies the staged events in time order and builds the indexes (in a worker unless told
+   * otherwise); staging is dropped. `signal` stops the worker (the job was cancelled).
+   */
+  async finish(signal?: AbortSignal): Promise<BuiltIndex> {
+    this.ensureOpen();
+    this.done = true;
+    let task: FinishTask | undefined;
+    try {
+      this.flush();
+      const tables = this.tables();
+      if (this.target.kind === 'file') {
+        this.db.close();
+        task = { kind: 'file', path: this.target.path, tables };
+      } else {
+        const stage = this.db.serialize();
+        this.db.close();
+        task = { kind: 'memory', stage, tables };
+      }
+      const result = this.options.worker === false ? completeIndex(task) : await inWorker(task, signal);
+      if (result.kind === 'file' || this.target.kind === 'file')
+        return { kind: 'file', path: (this.target as { path: string }).path, events: this.staged };
+      const image = Buffer.from(result.image.buffer, result.image.byteOffset, result.image.byteLength);
+      return { kind: 'memory', image, events: this.staged };
+    } catch (e) {
+      if (this.db.open) this.db.close();
+      this.removeFiles();
+      throw e;
+    } finally {
+      if (task?.kind === 'memory') task.stage.fill(0); // the worker had its own copy
+    }
+  }
+
+  /** Drops everything built so far (the job was cancelled or failed). */
+  abort(): void {
+    if (this.done) return;
+    this.done = true;
+    this.batch = [];
+    this.duplicates = [];
+    this.db.close();
+    this.removeFiles();
+  }
+
+  private tables(): IndexTables {
+    return {
+      sigma: this.options.sigma,
+      events: this.staged,
+      blockRows: this.blockRows,
+      files: [...this.files].map(([name, f]) => [f.no, name, JSON.stringify(f.diagnostics)] as const),
+      rules: [...this.rules].map(([json, r]) => [r.no, r.title, json] as const),
+      correlations: this.correlations,
+    };
+  }
+
+  private flush(): void {
+    if (this.batch.length === 0 && this.duplicates.length === 0) return;
+    const rows = this.batch;
+    const duplicates = this.duplicates;
+    this.batch = [];
+    this.duplicates = [];
+    this.flushBatch(rows, duplicates);
+    this.staged += rows.length;
+  }
+
+  private fileOf(name: string) {
+    let f = this.files.get(name);
+    if (f === undefined) {
+      if (this.files.size >= MAX_FILES) throw new TaeError('TOO_LARGE', `more than ${MAX_FILES} files`);
+      f = { no: this.files.size + 1, diagnostics: [] };
+      this.files.set(name, f);
+    }
+    return f;
+  }
+
+  private ruleOf(r: SigmaRuleRef) {
+    const json = JSON.stringify({
+      title: r.title,
+      ...(r.id ? { id: r.id } : {}),
+      ...(r.level ? { level: r.level } : {}),
+      ...(r.status ? { status: r.status } : {}),
+      tags: [...(r.tags ?? [])],
+    });
+    let known = this.rules.get(json);
+    if (known === undefined) {
+      known = { no: this.rules.size + 1, title: r.title };
+      this.rules.set(json, known);
+    }
+    return known;
+  }
+
+  private ensureOpen(): void {
+    if (this.done) throw new TaeError('INVALID_ARGUMENT', 'the event index is already finished');
+  }
+
+  private removeFiles(): void {
+    if (this.target.kind === 'file') {
+      removeFile(stagePath(this.target.path));
+      removeFile(this.target.path);
+    }
+  }
+}
+
+const workerUrl = new URL(
+  `./finish-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`,
+  import.meta.url,
+);
+
+/** Threads that complete builds: two at most (jobs run two at a time); idle ones exit. */
+let pool: Piscina | undefined;
+
+/** Runs `task` on a worker thread; `signal` abandons it (the thread finishes its SQLite work). */
+async function inWorker(task: FinishTask, signal?: AbortSignal): Promise<FinishResult> {
+  pool ??= new Piscina({ filename: workerUrl.href, minThreads: 0, maxThreads: 2, idleTimeout: 5_000 });
+  try {
+    return (await pool.run(task, signal ? { signal } : {})) as FinishResult;
+  } catch (e) {
+    if (signal?.aborted) throw new TaeError('CANCELLED', 'index build cancelled', { cause: e });
+    if (e instanceof TaeError) throw e;
+    throw new TaeError('INTERNAL', `event index build failed: ${(e as Error).message}`, { cause: e });
+  }
+}

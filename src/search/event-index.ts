@@ -1,0 +1,226 @@
+/**
+ * A finished event index, open for queries. Every value a caller sends is a bound parameter:
+ * column names come from a fixed table, a `details.<name>` path is itself a parameter, and
+ * the FTS expression is built from quoted trigrams (text.ts). Filters are exact and
+ * case-insensitive (tested in JS, the lookup endpoint's semantics); negative operators are
+ * the complement of their positive twin, so an absent field satisfies `not_equals` and
+ * `does_not_contain` and nothing else.
+ */
+import type { SqliteDatabase, SqliteStatement } from '../../native/sqlite.js';
+import type { IndexTableRow } from '../analysis/index.js';
+import { TaeError } from '../errors/index.js';
+import type { FilterOperator } from '../lookup/index.js';
+import { INDEX_FORMAT, textBlock } from './schema.js';
+import { fold, trigramMatch } from './text.js';
+import type { EventFilter, SearchField, SearchQuery } from './types.js';
+
+/** Each operator as (positive test, negated?). */
+const OPERATORS: Readonly<Record<FilterOperator, readonly [number, boolean]>> = {
+  equals: [0, false],
+  not_equals: [0, true],
+  contains: [1, false],
+  does_not_contain: [1, true],
+  starts_with: [2, false],
+  ends_with: [3, false],
+};
+
+const POSITIVE_TESTS: readonly ((cell: string, value: string) => boolean)[] = [
+  (c, v) => c === v,
+  (c, v) => c.includes(v),
+  (c, v) => c.startsWith(v),
+  (c, v) => c.endsWith(v),
+];
+
+/** The fixed fields' SQL, from this table only. */
+const FIELD_SQL: Readonly<Record<Exclude<SearchField, 'sigma_matches'>, string>> = {
+  event_id: 'e.event_id',
+  record_id: 'CAST(e.record_id AS TEXT)',
+  timestamp: 'e.time',
+  provider: 'e.provider',
+  computer: 'e.computer',
+};
+
+const SIGMA_SQL =
+  'EXISTS (SELECT 1 FROM json_each(e.sigma) j JOIN rules r ON r.no = j.value WHERE tae_test(?, r.title, ?))';
+
+const ROW_COLUMNS = 'e.event_id, e.record_id, e.time, e.provider, e.computer, e.message, e.data';
+
+type RawRow = [string, number, string, string, string, string, string];
+
+export interface IndexMeta {
+  readonly sigma: boolean;
+  readonly events: number;
+  /** Trigram blocks and the rows each holds (see schema.ts TEXT_BLOCK_ROWS). */
+  readonly textBlocks: number;
+  readonly blockRows: number;
+}
+
+/** Row numbers [lo, hi] of a time window, or null when no event falls in it. */
+export type RowRange = readonly [number, number] | null;
+
+const MAX_STATEMENTS = 512;
+const handles = new WeakMap<SqliteDatabase, EventIndex>();
+
+export class EventIndex {
+  private readonly statements = new Map<string, SqliteStatement>();
+  readonly meta: IndexMeta;
+
+  private constructor(readonly db: SqliteDatabase) {
+    db.function('tae_test', { deterministic: true }, (test: unknown, cell: unknown, value: unknown) =>
+      typeof cell === 'string' && POSITIVE_TESTS[test as number]!(fold(cell), value as string) ? 1 : 0,
+    );
+    const meta = new Map(
+      (db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]).map((r) => [
+        r.key,
+        r.value,
+      ]),
+    );
+    if (meta.get('format') !== String(INDEX_FORMAT)) {
+      throw new TaeError(
+        'INPUT_UNREADABLE',
+        `event index format ${meta.get('format')} is not ${INDEX_FORMAT}`,
+      );
+    }
+    const int = (key: string) => {
+      const v = Number(meta.get(key));
+      if (!Number.isSafeInteger(v) || v < 0)
+        throw new TaeError('INPUT_UNREADABLE', `event index meta ${key}`);
+      return v;
+    };
+    this.meta = {
+      sigma: meta.get('sigma') === '1',
+      events: int('events'),
+      textBlocks: int('text_blocks'),
+      blockRows: Math.max(1, int('text_block_rows')),
+    };
+  }
+
+  /** The query side of an open index database (one per handle, reused). */
+  static of(db: SqliteDatabase): EventIndex {
+    let index = handles.get(db);
+    if (index === undefined) {
+      index = new EventIndex(db);
+      handles.set(db, index);
+    }
+    return index;
+  }
+
+  /**
+   * Rows of the window [start, end] (inclusive Unix ms). Without bounds, every row; with any
+   * bound, events without a valid time are left out.
+   */
+  rowRange(start: number | null, end: number | null): RowRange {
+    if (start === null && end === null) return [0, Number.MAX_SAFE_INTEGER];
+    const lo = this.prepare('SELECT n FROM events WHERE ts >= ? ORDER BY ts, n LIMIT 1')
+      .pluck()
+      .get(start ?? Number.MIN_SAFE_INTEGER) as number | undefined;
+    const hi = this.prepare('SELECT n FROM events WHERE ts <= ? ORDER BY ts DESC, n DESC LIMIT 1')
+      .pluck()
+      .get(end ?? Number.MAX_SAFE_INTEGER) as number | undefined;
+    return lo === undefined || hi === undefined || lo > hi ? null : [lo, hi];
+  }
+
+  /** The requested page of matching events, in (timestamp, record id) order. */
+  search(q: SearchQuery): IndexTableRow[] {
+    const range = this.rowRange(q.start, q.end);
+    if (range === null) return [];
+    const params: unknown[] = [];
+    const conditions: string[] = [];
+    // With text, each row's folded text comes from `bodies` (b), joined on the row number.
+    const text = q.text !== '';
+    if (text) {
+      conditions.push('instr(b.body, ?) > 0');
+      params.push(q.text);
+    }
+    for (const f of q.filters) conditions.push(condition(f, params));
+    const where = conditions.map((c) => ` AND ${c}`).join('');
+    const needles = [q.text, ...q.filters.filter((f) => !OPERATORS[f.operator][1]).map((f) => f.value)];
+    const match = trigramMatch(needles);
+    const offset = (q.page - 1) * q.show;
+    let rows: RawRow[];
+    if (match !== null) {
+      rows = this.byTrigrams(match, range, text, where, params, offset + q.show).slice(offset);
+    } else {
+      const eventId = q.filters.find(
+        (f) => f.target.kind === 'field' && f.target.field === 'event_id' && f.operator === 'equals',
+      );
+      // An exact event id walks its index (in row order); anything else scans rows in order:
+      // text under three characters (the narrow `bodies` first), negative filters only, or
+      // no condition at all.
+      let from: string;
+      let order = 'e.n';
+      if (eventId !== undefined) {
+        const bodies = text ? ' CROSS JOIN bodies b ON b.n = e.n' : '';
+        from = `events e INDEXED BY events_event_id${bodies} WHERE e.event_id = ? AND e.n BETWEEN ? AND ?`;
+      } else if (text) {
+        from = 'bodies b CROSS JOIN events e ON e.n = b.n WHERE b.n BETWEEN ? AND ?';
+        order = 'b.n';
+      } else from = 'events e WHERE e.n BETWEEN ? AND ?';
+      const head = eventId === undefined ? range : [eventId.value, ...range];
+      const sql = `SELECT ${ROW_COLUMNS} FROM ${from}${where} ORDER BY ${order} LIMIT ? OFFSET ?`;
+      rows = this.prepare(sql)
+        .raw()
+        .all(...head, ...params, q.show, offset) as RawRow[];
+    }
+    return rows.map(([eid, rid, time, provider, computer, message, data]) => [
+      [eid, String(rid), time, provider, computer, message],
+      JSON.parse(data) as Record<string, string>,
+    ]);
+  }
+
+  /** The first `wanted` matches: block by block in row order, each candidate confirmed exactly. */
+  private byTrigrams(
+    match: string,
+    range: readonly [number, number],
+    text: boolean,
+    where: string,
+    params: unknown[],
+    wanted: number,
+  ) {
+    const { blockRows, textBlocks } = this.meta;
+    const lo = Math.max(range[0], 1);
+    const hi = Math.min(range[1], textBlocks * blockRows);
+    const rows: RawRow[] = [];
+    for (let k = Math.floor((lo - 1) / blockRows); k < textBlocks && rows.length < wanted; k++) {
+      const from = Math.max(lo, k * blockRows + 1);
+      const to = Math.min(hi, (k + 1) * blockRows);
+      if (from > to) break;
+      const t = textBlock(k);
+      const bodies = text ? ' CROSS JOIN bodies b ON b.n = t.rowid' : '';
+      const sql = `SELECT ${ROW_COLUMNS} FROM ${t} t${bodies} CROSS JOIN events e ON e.n = t.rowid WHERE ${t} MATCH ? AND t.rowid BETWEEN ? AND ?${where} ORDER BY t.rowid LIMIT ?`;
+      const got = this.prepare(sql)
+        .raw()
+        .all(match, from, to, ...params, wanted - rows.length) as RawRow[];
+      for (const r of got) rows.push(r);
+    }
+    return rows;
+  }
+
+  /** A cached prepared statement (the SQL shapes are few: one per filter combination). */
+  prepare(sql: string): SqliteStatement {
+    let s = this.statements.get(sql);
+    if (s === undefined) {
+      if (this.statements.size >= MAX_STATEMENTS) this.statements.clear();
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+}
+
+function condition(f: EventFilter, params: unknown[]): string {
+  const [test, negated] = OPERATORS[f.operator];
+  let sql: string;
+  const t = f.target;
+  if (t.kind === 'details') {
+    sql = 'tae_test(?, json_extract(e.data, ?), ?)';
+    params.push(test, `$."${t.name}"`, f.value);
+  } else if (t.field === 'sigma_matches') {
+    sql = SIGMA_SQL;
+    params.push(test, f.value);
+  } else {
+    sql = `tae_test(?, ${FIELD_SQL[t.field]}, ?)`;
+    params.push(test, f.value);
+  }
+  return negated ? `NOT ${sql}` : sql;
+}

@@ -1,0 +1,52 @@
+/**
+ * What `search` matches: an event's searchable values, case-folded and joined with a separator
+ * no query may contain, so a match never spans two values. The trigram index narrows the
+ * candidates; the exact test (`instr` on the folded text) decides.
+ */
+import type { IndexTableRow } from '../analysis/index.js';
+import type { EvtxEvent } from '../evtx/index.js';
+
+/** U+001F (unit separator) between values; rejected in queries. */
+export const SEPARATOR = '\u001f';
+
+/** Case folding for search and filters (the same as the lookup endpoint's). */
+export const fold = (s: string): string => s.toLowerCase();
+
+/**
+ * The searchable values of an event: the six cells of its row (event id, record id, timestamp,
+ * provider, computer, message), every event-data value, its channel and user SID, and the
+ * titles of the Sigma rules it matched.
+ */
+export function searchableText(row: IndexTableRow, e: EvtxEvent, sigmaTitles: readonly string[]): string {
+  const parts: string[] = [...row[0]];
+  for (const v of Object.values(row[1])) parts.push(v);
+  parts.push(e.channel);
+  if (e.userSid !== null) parts.push(e.userSid);
+  for (const t of sigmaTitles) parts.push(t);
+  return parts.map(fold).join(SEPARATOR);
+}
+
+/** Trigrams of one needle the FTS query asks for at most (the exact test does the rest). */
+const MAX_TRIGRAMS_PER_NEEDLE = 12;
+
+function trigrams(needle: string): string[] {
+  const chars = Array.from(needle); // the trigram tokenizer counts code points, not UTF-16 units
+  const all: string[] = [];
+  for (let i = 0; i + 3 <= chars.length; i++) all.push(chars.slice(i, i + 3).join(''));
+  const unique = [...new Set(all)];
+  if (unique.length <= MAX_TRIGRAMS_PER_NEEDLE) return unique;
+  // Evenly spread, always keeping the first and the last.
+  const step = (unique.length - 1) / (MAX_TRIGRAMS_PER_NEEDLE - 1);
+  return Array.from({ length: MAX_TRIGRAMS_PER_NEEDLE }, (_, i) => unique[Math.round(i * step)]!);
+}
+
+/**
+ * An FTS5 MATCH expression every event containing all `needles` (folded text) satisfies: each
+ * needle's trigrams, quoted, ANDed. Null when no needle has three characters (scan instead).
+ * It is a bound parameter, never SQL text; quoting keeps FTS5 syntax out of user text.
+ */
+export function trigramMatch(needles: readonly string[]): string | null {
+  const terms = new Set<string>();
+  for (const n of needles) for (const t of trigrams(n)) terms.add(`"${t.replaceAll('"', '""')}"`);
+  return terms.size === 0 ? null : [...terms].join(' AND ');
+}

@@ -1,0 +1,66 @@
+/**
+ * Report inputs from generated logs, through the same pipeline `tae analyze --sigma` runs: the
+ * example story and the hostile log (markup, script, URLs and DOT syntax in event fields), each
+ * with the community Sigma rules' matches; the hostile one also gets a rule whose own text is
+ * hostile.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeEvtx } from '../../fixtures/evtx-writer/index.js';
+import { exampleEvents } from '../../fixtures/example-events.js';
+import { hostileEvents, PAYLOADS } from '../../fixtures/hostile-events.js';
+import { reportRules } from '../../src/cli/analyze-output.js';
+import { analyzeFiles } from '../../src/cli/analyze-run.js';
+import { loadSigmaRules } from '../../src/cli/sigma-rules.js';
+import type { ReportInput, ReportRule } from '../../src/report/index.js';
+
+/** 2024-05-01 10:00:00 UTC: reports built for tests carry this time. */
+export const REPORT_TIME = Date.UTC(2024, 4, 1, 10);
+
+async function analyzed(
+  name: string,
+  bytes: Uint8Array,
+  title: string,
+): Promise<ReportInput & { sigmaRules: ReportRule[] }> {
+  const dir = mkdtempSync(join(tmpdir(), 'tae-report-'));
+  const file = join(dir, name);
+  writeFileSync(file, bytes);
+  const sigma = await loadSigmaRules({ data: join(dir, 'no-library') });
+  const result = await analyzeFiles({ files: [file], sigma, threads: 0 });
+  // The temporary directory must not reach the pinned output: name the file as given.
+  const insights = JSON.parse(JSON.stringify(result.insights).replaceAll(`${dir}/`, ''));
+  const sigmaRules = reportRules(result.detections).map((r) => ({
+    ...r,
+    sample: r.sample.map((m) => ({ ...m, ...(m.file ? { file: name } : {}) })),
+  }));
+  return { title, generatedAt: REPORT_TIME, insights, sigmaRules, sigmaRan: true };
+}
+
+export const exampleReportInput = () =>
+  analyzed('example.evtx', writeEvtx(exampleEvents()), 'Threat analysis: example.evtx');
+
+export async function hostileReportInput(): Promise<ReportInput> {
+  const input = await analyzed('hostile.evtx', writeEvtx(hostileEvents()), `Report ${PAYLOADS.script}`);
+  const rule: ReportRule = {
+    title: `Rule ${PAYLOADS.image}`,
+    level: `high"><script>document.title='pwned'</script>`,
+    description: PAYLOADS.style,
+    author: PAYLOADS.comment,
+    tags: [PAYLOADS.script],
+    references: ['http://127.0.0.1:9/ref', 'javascript:document.title="pwned"'],
+    falsepositives: [PAYLOADS.dot],
+    source: PAYLOADS.image,
+    matches: 1,
+    sample: [
+      {
+        recordId: 2,
+        timestamp: Date.UTC(2024, 4, 1, 10, 0, 5),
+        computer: PAYLOADS.script,
+        channel: PAYLOADS.image,
+        file: PAYLOADS.comment,
+      },
+    ],
+  };
+  return { ...input, sigmaRules: [...input.sigmaRules, rule] };
+}

@@ -1,0 +1,122 @@
+/**
+ * The HTML report in headless Chromium (Debian `chromium`, driven by playwright-core): no
+ * console errors (a CSP violation is one), no request but the file itself, no hostile script
+ * run, the process graph drawn as SVG, the key event timeline filterable by category, importance
+ * and text. Screenshots go to test-output/. Skips when /usr/bin/chromium is absent.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { buildReport } from '../src/report/index.js';
+import { exampleReportInput, hostileReportInput } from './helpers/report-inputs.js';
+
+const CHROMIUM = process.env.TAE_CHROMIUM ?? '/usr/bin/chromium';
+const SKIP = existsSync(CHROMIUM) ? false : `${CHROMIUM} not installed (apt-get install chromium)`;
+const OUTPUT = join(import.meta.dirname, '..', 'test-output');
+const dir = mkdtempSync(join(tmpdir(), 'tae-report-browser-'));
+let context: BrowserContext | undefined;
+
+before(async () => {
+  if (SKIP) return;
+  mkdirSync(OUTPUT, { recursive: true });
+  context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'tae-chromium-')), {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+});
+
+after(async () => {
+  await context?.close();
+});
+
+interface Observed {
+  readonly page: Page;
+  readonly errors: string[];
+  readonly requests: string[];
+  readonly dialogs: string[];
+}
+
+async function open(name: string, html: string): Promise<Observed> {
+  const file = join(dir, name);
+  writeFileSync(file, html);
+  const page = await context!.newPage();
+  const observed: Observed = { page, errors: [], requests: [], dialogs: [] };
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') observed.errors.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => observed.errors.push(`pageerror: ${e.message}`));
+  page.on('request', (r) => observed.requests.push(r.url()));
+  page.on('dialog', (d) => {
+    observed.dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+  await page.waitForTimeout(300); // late requests (favicons, fonts) would show up by now
+  assert.deepEqual(observed.requests, [pathToFileURL(file).href], 'the file itself is the only request');
+  return observed;
+}
+
+const visibleRows = (page: Page) => page.locator('#timeline-table tbody tr:visible');
+
+test('the example report renders its graph and timeline with no console error or network request', {
+  skip: SKIP,
+}, async () => {
+  const { page, errors } = await open('example.html', await buildReport(await exampleReportInput()));
+  assert.equal(await page.title(), 'Threat analysis: example.evtx');
+  const nodes = page.locator('#process-graph svg g.node');
+  assert.ok((await nodes.count()) >= 10);
+  const box = await page.locator('#process-graph svg').boundingBox();
+  assert.ok(box !== null && box.width > 200 && box.height > 200, 'the graph has a size on screen');
+  assert.equal(await visibleRows(page).count(), 18);
+  assert.equal(await page.textContent('#tl-count'), '18 of 18 key events shown');
+
+  await page.selectOption('#tl-category', 'Authentication');
+  const auth = await visibleRows(page).evaluateAll((rows) =>
+    rows.map((r) => r.getAttribute('data-category')),
+  );
+  assert.ok(auth.length > 0 && auth.length < 18);
+  assert.ok(auth.every((c) => c === 'Authentication'));
+  await page.selectOption('#tl-category', '');
+  await page.selectOption('#tl-importance', '3');
+  const ranks = await visibleRows(page).evaluateAll((rows) =>
+    rows.map((r) => Number(r.getAttribute('data-rank'))),
+  );
+  assert.ok(ranks.length > 0 && ranks.every((r) => r >= 3));
+  await page.selectOption('#tl-importance', '0');
+  await page.fill('#tl-text', 'powershell');
+  assert.ok((await visibleRows(page).count()) >= 1);
+  assert.match((await page.textContent('#tl-count')) ?? '', /^\d+ of 18 key events shown$/);
+  await page.fill('#tl-text', '');
+
+  await page.screenshot({ path: join(OUTPUT, 'report-example.png') });
+  await page.locator('#process-graph').screenshot({ path: join(OUTPUT, 'report-example-graph.png') });
+  assert.deepEqual(errors, []);
+});
+
+test('the hostile report runs none of its payloads and fetches nothing', { skip: SKIP }, async () => {
+  const input = await hostileReportInput();
+  const { page, errors, dialogs } = await open('hostile.html', await buildReport(input));
+  assert.equal(await page.title(), input.title);
+  assert.deepEqual(dialogs, []);
+  assert.equal(await page.locator('img, iframe, image, a[href^="http"], a[href^="javascript"]').count(), 0);
+  assert.equal(await page.locator('script').count(), 1);
+  assert.ok((await page.locator('#process-graph svg g.node').count()) >= 2);
+  assert.ok((await page.locator('body').innerText()).includes('WS-<b>HOSTILE</b>-01'));
+  await page.screenshot({ path: join(OUTPUT, 'report-hostile.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+});
