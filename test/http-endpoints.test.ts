@@ -16,58 +16,13 @@ import {
   type MessageResponse,
   type UploadResponse,
 } from '../src/service/index.js';
+import { type Answer, call } from './helpers/http-client.js';
 import { smallLog } from './helpers/small-log.js';
 
 const KEY = 'http endpoints key: correct horse';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const UTC = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/;
 const b64 = (s: string) => Buffer.from(s).toString('base64');
-
-interface Answer {
-  status: number;
-  type: string | null;
-  text: string;
-  headers: Headers;
-}
-
-function headersOf(auth: Auth, brand = 'Service'): Record<string, string> {
-  const h: Record<string, string> = {};
-  if (auth.token) h[`X-${brand}-Api-Token`] = auth.token;
-  if (auth.encKey) h[`X-${brand}-Api-Enc-Key`] = auth.encKey;
-  return h;
-}
-
-async function call(
-  base: string,
-  method: string,
-  path: string,
-  o: {
-    auth?: Auth;
-    json?: unknown;
-    body?: NonNullable<RequestInit['body']>;
-    headers?: Record<string, string>;
-    brand?: string;
-  } = {},
-): Promise<Answer> {
-  const headers = { ...headersOf(o.auth ?? {}, o.brand), ...o.headers };
-  if (o.json !== undefined) headers['Content-Type'] ??= 'application/json';
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers,
-    ...(o.json !== undefined
-      ? { body: JSON.stringify(o.json) }
-      : o.body !== undefined
-        ? { body: o.body }
-        : {}),
-    ...(o.body instanceof ReadableStream ? { duplex: 'half' } : {}),
-  } as RequestInit);
-  return {
-    status: res.status,
-    type: res.headers.get('content-type'),
-    text: await res.text(),
-    headers: res.headers,
-  };
-}
 
 function ok<T>(a: Answer): T {
   assert.equal(a.status, 200, a.text);

@@ -9,56 +9,11 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { type RunningServer, serve } from '../src/http/index.js';
-import { type Auth, Engine } from '../src/service/index.js';
+import { Engine } from '../src/service/index.js';
+import { call } from './helpers/http-client.js';
 
 const KEY = 'http transport key: correct horse';
 const b64 = (s: string) => Buffer.from(s).toString('base64');
-
-interface Answer {
-  status: number;
-  type: string | null;
-  text: string;
-  headers: Headers;
-}
-
-function headersOf(auth: Auth, brand = 'Service'): Record<string, string> {
-  const h: Record<string, string> = {};
-  if (auth.token) h[`X-${brand}-Api-Token`] = auth.token;
-  if (auth.encKey) h[`X-${brand}-Api-Enc-Key`] = auth.encKey;
-  return h;
-}
-
-async function call(
-  base: string,
-  method: string,
-  path: string,
-  o: {
-    auth?: Auth;
-    json?: unknown;
-    body?: NonNullable<RequestInit['body']>;
-    headers?: Record<string, string>;
-    brand?: string;
-  } = {},
-): Promise<Answer> {
-  const headers = { ...headersOf(o.auth ?? {}, o.brand), ...o.headers };
-  if (o.json !== undefined) headers['Content-Type'] ??= 'application/json';
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers,
-    ...(o.json !== undefined
-      ? { body: JSON.stringify(o.json) }
-      : o.body !== undefined
-        ? { body: o.body }
-        : {}),
-    ...(o.body instanceof ReadableStream ? { duplex: 'half' } : {}),
-  } as RequestInit);
-  return {
-    status: res.status,
-    type: res.headers.get('content-type'),
-    text: await res.text(),
-    headers: res.headers,
-  };
-}
 
 function form(...files: [string, Uint8Array][]): FormData {
   const f = new FormData();
