@@ -75,3 +75,19 @@ export function openSqlite(filename: string, options: SqliteOpenOptions = {}): S
     });
   }
 }
+
+/**
+ * Opens a serialized database image (`db.serialize()`) in memory; SQLite copies the bytes. A
+ * buffer that crossed threads may arrive as a plain Uint8Array.
+ */
+export function openSqliteImage(image: Uint8Array): SqliteDatabase {
+  const Database = databaseConstructor();
+  probe(Database, undefined);
+  try {
+    return new Database(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
+  } catch (e) {
+    throw new TaeError('INPUT_UNREADABLE', `cannot open a database image: ${(e as Error).message}`, {
+      cause: e,
+    });
+  }
+}

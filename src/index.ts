@@ -61,6 +61,14 @@ export {
   type RuleLibraryOptions,
 } from './rules/index.js';
 export {
+  checkSearchRequest,
+  EventIndex,
+  type EventTableResponse,
+  type RebuiltJobResponse,
+  type SearchRequest,
+  type SearchResponse,
+} from './search/index.js';
+export {
   type Auth,
   ENDPOINTS,
   Engine,

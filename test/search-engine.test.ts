@@ -6,8 +6,8 @@
  * deletes its index.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -215,6 +215,21 @@ test('deleting jobs deletes their indexes: the file, the sealed rows, and search
   } finally {
     db.close();
   }
+});
+
+test('opening an engine removes unfinished builds and index files no job holds, and keeps the rest', async () => {
+  await e.close();
+  const indexes = join(dir, 'indexes');
+  const orphans = [
+    `${randomUUID()}.sqlite`,
+    `${publicJob}.${randomUUID()}.build`,
+    `${publicJob}.${randomUUID()}.build.stage`,
+  ];
+  for (const name of orphans) writeFileSync(join(indexes, name), 'debris');
+  e = await Engine.open({ dataDir: dir });
+  assert.equal(e.recovery.indexFilesRemoved, orphans.length);
+  assert.deepEqual(readdirSync(indexes), [`${publicJob}.sqlite`]);
+  assert.ok(rowsOf(await browse(e, { job_id: publicJob, search: 'mimikatz' })).length > 0);
 });
 
 test('an engine in memory indexes and searches too', async () => {

@@ -7,7 +7,7 @@
  * threads, never written anywhere).
  */
 import { rmSync } from 'node:fs';
-import { openSqlite, type SqliteDatabase } from '../../native/sqlite.js';
+import { openSqlite, openSqliteImage, type SqliteDatabase } from '../../native/sqlite.js';
 import { buildTextBlock, copyStaged, INDEX_FORMAT, type IndexSchemaName, indexSchema } from './schema.js';
 
 /** The small tables, gathered in memory while the job ran. */
@@ -45,17 +45,6 @@ export function removeFile(path: string): void {
   for (const p of [path, `${path}-journal`, `${path}-wal`, `${path}-shm`]) rmSync(p, { force: true });
 }
 
-type ImageConstructor = new (image: Buffer) => SqliteDatabase;
-
-/** A database image opened in memory (the seam opens files only; its class does the rest). */
-function openImage(image: Uint8Array): SqliteDatabase {
-  const probe = openSqlite(':memory:');
-  const Database = probe.constructor as ImageConstructor;
-  probe.close();
-  // A buffer that crossed threads arrives as a plain Uint8Array; SQLite copies it.
-  return new Database(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
-}
-
 export function completeIndex(task: FinishTask): FinishResult {
   return task.kind === 'file'
     ? completeFile(task.path, task.tables)
@@ -84,7 +73,7 @@ function completeFile(path: string, tables: IndexTables): FinishResult {
 
 /** The staging image is `main`; the index is built in an attached in-memory database. */
 function completeMemory(stageImage: Uint8Array, tables: IndexTables): FinishResult {
-  const db = openImage(stageImage);
+  const db = openSqliteImage(stageImage);
   try {
     db.pragma('temp_store = MEMORY');
     db.exec("ATTACH DATABASE ':memory:' AS final");
