@@ -44,4 +44,10 @@ export {
 } from './insights.js';
 export { type DescribeEvent, renderMessage, resolveParameters, summarizeFields } from './message.js';
 export { formatTime } from './text.js';
-export { type EventSource, RESULT_TYPES, type ResultType, type SigmaMatchInput } from './types.js';
+export {
+  type EventSource,
+  RESULT_TYPES,
+  type ResultType,
+  type SigmaMatchInput,
+  sigmaRuleRef,
+} from './types.js';

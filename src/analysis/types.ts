@@ -46,3 +46,20 @@ export interface Builder {
   consume(fact: Fact): void;
   finish(): Insight[];
 }
+
+/** A loaded Sigma rule (or correlation) reduced to what the analysis reports of it. */
+export function sigmaRuleRef(r: {
+  readonly title: string;
+  readonly id?: string;
+  readonly level?: string;
+  readonly status?: string;
+  readonly tags: readonly string[];
+}): SigmaMatchInput['rule'] {
+  return {
+    title: r.title,
+    ...(r.id ? { id: r.id } : {}),
+    ...(r.level ? { level: r.level } : {}),
+    ...(r.status ? { status: r.status } : {}),
+    tags: [...r.tags],
+  };
+}

@@ -6,7 +6,7 @@
  * summary, the JSON results and the report. Insights are those of the job, in its order.
  */
 import { statSync } from 'node:fs';
-import { createAnalyzer, flattenResults, type Insight } from '../analysis/index.js';
+import { createAnalyzer, flattenResults, type Insight, sigmaRuleRef } from '../analysis/index.js';
 import { isTaeError } from '../errors/index.js';
 import { eventDescriber } from '../lookup/index.js';
 import { DecodePool, parseEvtx } from '../parse/index.js';
@@ -43,20 +43,6 @@ export interface AnalyzeResult {
   /** Files that could not be read, with the reason (also Error insights, as in the job). */
   readonly failures: { readonly file: string; readonly message: string }[];
 }
-
-const ruleInput = (r: {
-  title: string;
-  id?: string;
-  level?: string;
-  status?: string;
-  tags: readonly string[];
-}) => ({
-  title: r.title,
-  ...(r.id ? { id: r.id } : {}),
-  ...(r.level ? { level: r.level } : {}),
-  ...(r.status ? { status: r.status } : {}),
-  tags: [...r.tags],
-});
 
 export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResult> {
   const { sigma } = options;
@@ -100,7 +86,7 @@ export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResu
               channel: e.channel,
               computer: e.computer,
             };
-            analyzer.addSigmaMatch({ rule: ruleInput(rule), ...place });
+            analyzer.addSigmaMatch({ rule: sigmaRuleRef(rule), ...place });
             detections.add(rule, { ...place, eventId: e.eventId, file });
             if (correlating && matches.length < MAX_CORRELATION_MATCHES)
               matches.push({ rule, timestamp: e.timestamp, event, recordId: e.recordId });
@@ -127,7 +113,7 @@ export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResu
     const rules: readonly SigmaRule[] = sigma.loaded.rules;
     const { hits } = correlate({ correlations: sigma.loaded.correlations, matches, knownRules: rules });
     for (const h of hits) {
-      analyzer.addSigmaMatch({ rule: ruleInput(h.correlation), recordId: 0, timestamp: h.firstTimestamp });
+      analyzer.addSigmaMatch({ rule: sigmaRuleRef(h.correlation), recordId: 0, timestamp: h.firstTimestamp });
       detections.add(h.correlation, { recordId: h.recordIds[0] ?? 0, timestamp: h.firstTimestamp });
     }
   }

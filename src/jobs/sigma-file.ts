@@ -7,8 +7,7 @@
  * rules that did not load. A custom job whose rule text loads no rule fails.
  */
 import { formatTime, importanceOfSigma, type TimelineEntry } from '../analysis/index.js';
-import { isTaeError, TaeError } from '../errors/index.js';
-import { type DecodePool, parseEvtx } from '../parse/index.js';
+import { TaeError } from '../errors/index.js';
 import {
   type BaseMatch,
   compileRuleSet,
@@ -20,13 +19,12 @@ import {
   sigmaEventFromEvtx,
 } from '../sigma/index.js';
 import { errorInsight, type Insight } from './insights.js';
+import { type DecodeOptions, forEachJobFile } from './job-files.js';
 import type { JobRunner } from './types.js';
 
-export interface SigmaFileRunnerOptions {
+export interface SigmaFileRunnerOptions extends DecodeOptions {
   /** The community rules and their compiled rule set, asked for when a community job runs. */
   readonly community?: () => CompiledSigma | Promise<CompiledSigma>;
-  readonly pool?: () => DecodePool;
-  readonly inlineBelowBytes?: number;
   /** Base matches kept for correlation and the timeline (default 1,000,000). */
   readonly maxMatches?: number;
 }
@@ -119,7 +117,6 @@ function insightsOf(rows: readonly Row[], run: Record<string, string>): Insight[
 export function createSigmaFileRunner(
   options: SigmaFileRunnerOptions = {},
 ): JobRunner<'sigma_file_community' | 'sigma_file_custom'> {
-  const inlineBelow = options.inlineBelowBytes ?? 8 * 1024 * 1024;
   return async (input, ctx) => {
     const errors: Insight[] = [];
     let loaded: LoadResult;
@@ -142,37 +139,22 @@ export function createSigmaFileRunner(
     const matches: BaseMatch[] = [];
     const limit = options.maxMatches ?? 1_000_000;
     let events = 0;
-    let files = 0;
-    for (const id of input.file_ids) {
-      let name = id;
-      try {
-        const file = await ctx.readFile(id);
-        name = file.name;
-        const pooled = options.pool !== undefined && file.size >= inlineBelow;
-        const parse = parseEvtx(file.source, {
-          label: file.name,
-          signal: ctx.signal,
-          ...(pooled ? { pool: options.pool!() } : {}),
-        });
-        for await (const r of parse) {
-          const e = r.event;
-          if (e === undefined) continue;
-          events++;
-          const event = sigmaEventFromEvtx(e);
-          for (const { rule } of ruleSet.match(event)) {
-            const m: BaseMatch = { rule, timestamp: e.timestamp, event, recordId: e.recordId };
-            if (loaded.correlations.length > 0 && matches.length < limit) matches.push(m);
-            if (standalone(rule))
-              tally(rows, file.name, metaOf(rule, custom), e.timestamp, e.timestamp, e.recordId);
-          }
+    const decoded = await forEachJobFile(input.file_ids, ctx, options, async (file, parse) => {
+      for await (const r of parse) {
+        const e = r.event;
+        if (e === undefined) continue;
+        events++;
+        const event = sigmaEventFromEvtx(e);
+        for (const { rule } of ruleSet.match(event)) {
+          const m: BaseMatch = { rule, timestamp: e.timestamp, event, recordId: e.recordId };
+          if (loaded.correlations.length > 0 && matches.length < limit) matches.push(m);
+          if (standalone(rule))
+            tally(rows, file.name, metaOf(rule, custom), e.timestamp, e.timestamp, e.recordId);
         }
-        files++;
-      } catch (e) {
-        if (ctx.signal.aborted) throw new TaeError('CANCELLED', 'job cancelled', { cause: e });
-        if (!isTaeError(e)) throw e;
-        errors.push(errorInsight(`${name}: ${e.message}`));
       }
-    }
+    });
+    errors.push(...decoded.errors);
+    const files = decoded.parsed;
     if (files === 0) return errors;
     const correlation = correlate({ correlations: loaded.correlations, matches, knownRules: loaded.rules });
     for (const h of correlation.hits)

@@ -8,13 +8,18 @@
  * Each new event is also written, with the titles of the rules it matched, into the job's
  * event index (search), which is committed before the job completes.
  */
-import { type Analyzer, createAnalyzer, type DescribeEvent, flattenResults } from '../analysis/index.js';
-import { isTaeError, TaeError } from '../errors/index.js';
+import {
+  type Analyzer,
+  createAnalyzer,
+  type DescribeEvent,
+  flattenResults,
+  sigmaRuleRef,
+} from '../analysis/index.js';
 import { eventDescriber } from '../lookup/index.js';
-import { type DecodePool, parseEvtx } from '../parse/index.js';
 import type { EventSink, SigmaRuleRef } from '../search/index.js';
 import { type BaseMatch, correlate, type SigmaRule, sigmaEventFromEvtx } from '../sigma/index.js';
-import { errorInsight, type Insight, isErrorInsight } from './insights.js';
+import { type Insight, isErrorInsight } from './insights.js';
+import { type DecodeOptions, forEachJobFile } from './job-files.js';
 import type { CompiledSigma } from './sigma-file.js';
 import type { JobRunner } from './types.js';
 
@@ -34,11 +39,7 @@ export interface JobEventIndexOptions {
   readonly signal: AbortSignal;
 }
 
-export interface WinevtxRunnerOptions {
-  /** The engine's shared decode pool, created on first use; files below `inlineBelowBytes` decode inline. */
-  readonly pool?: () => DecodePool;
-  /** Default 8 MiB: below it, handing chunks to threads costs more than it saves. */
-  readonly inlineBelowBytes?: number;
+export interface WinevtxRunnerOptions extends DecodeOptions {
   /** The community Sigma rules, asked for only by jobs with `run_sigma_rules`. */
   readonly sigma?: () => CompiledSigma | Promise<CompiledSigma>;
   /** Windows message texts by event id (default: the built-in lookup dataset). */
@@ -51,22 +52,7 @@ export interface WinevtxRunnerOptions {
 
 const NO_RULES: readonly SigmaRuleRef[] = [];
 
-const ruleInput = (r: {
-  title: string;
-  id?: string;
-  level?: string;
-  status?: string;
-  tags: readonly string[];
-}) => ({
-  title: r.title,
-  ...(r.id ? { id: r.id } : {}),
-  ...(r.level ? { level: r.level } : {}),
-  ...(r.status ? { status: r.status } : {}),
-  tags: [...r.tags],
-});
-
 export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunner<'winevtx'> {
-  const inlineBelow = options.inlineBelowBytes ?? 8 * 1024 * 1024;
   let describe = options.describe;
   return async (input, ctx) => {
     describe ??= eventDescriber();
@@ -94,62 +80,44 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
     const correlating = sigma !== undefined && sigma.loaded.correlations.length > 0;
     const matches: BaseMatch[] = [];
     const limit = options.maxMatches ?? 1_000_000;
-    const errors: Insight[] = [];
-    let parsed = 0;
-    for (const id of input.file_ids) {
-      let name = id;
-      try {
-        const file = await ctx.readFile(id);
-        name = file.name;
-        const pooled = options.pool !== undefined && file.size >= inlineBelow;
-        const parse = parseEvtx(file.source, {
-          label: file.name,
-          signal: ctx.signal,
-          ...(pooled ? { pool: options.pool!() } : {}),
-        });
-        for await (const r of parse) {
-          const e = r.event;
-          if (e === undefined) continue;
-          if (!analyzer.add(e, { file: file.name })) {
-            index?.duplicate(e, file.name);
-            continue;
-          }
-          if (sigma === undefined) {
-            index?.add(e, file.name, NO_RULES);
-            continue;
-          }
-          const event = sigmaEventFromEvtx(e);
-          const rules: SigmaRuleRef[] = [];
-          for (const { rule } of sigma.ruleSet.match(event)) {
-            const ref = ruleInput(rule);
-            rules.push(ref);
-            analyzer.addSigmaMatch({
-              rule: ref,
-              recordId: e.recordId,
-              timestamp: e.timestamp,
-              channel: e.channel,
-              computer: e.computer,
-            });
-            if (correlating && matches.length < limit)
-              matches.push({ rule, timestamp: e.timestamp, event, recordId: e.recordId });
-          }
-          index?.add(e, file.name, rules);
+    const { parsed, errors } = await forEachJobFile(input.file_ids, ctx, options, async (file, parse) => {
+      for await (const r of parse) {
+        const e = r.event;
+        if (e === undefined) continue;
+        if (!analyzer.add(e, { file: file.name })) {
+          index?.duplicate(e, file.name);
+          continue;
         }
-        analyzer.addDiagnostics(parse.diagnostics, { file: file.name });
-        index?.fileDiagnostics(file.name, parse.diagnostics);
-        parsed++;
-      } catch (e) {
-        if (ctx.signal.aborted) throw new TaeError('CANCELLED', 'job cancelled', { cause: e });
-        if (!isTaeError(e)) throw e;
-        errors.push(errorInsight(`${name}: ${e.message}`));
+        if (sigma === undefined) {
+          index?.add(e, file.name, NO_RULES);
+          continue;
+        }
+        const event = sigmaEventFromEvtx(e);
+        const rules: SigmaRuleRef[] = [];
+        for (const { rule } of sigma.ruleSet.match(event)) {
+          const ref = sigmaRuleRef(rule);
+          rules.push(ref);
+          analyzer.addSigmaMatch({
+            rule: ref,
+            recordId: e.recordId,
+            timestamp: e.timestamp,
+            channel: e.channel,
+            computer: e.computer,
+          });
+          if (correlating && matches.length < limit)
+            matches.push({ rule, timestamp: e.timestamp, event, recordId: e.recordId });
+        }
+        index?.add(e, file.name, rules);
       }
-    }
+      analyzer.addDiagnostics(parse.diagnostics, { file: file.name });
+      index?.fileDiagnostics(file.name, parse.diagnostics);
+    });
     if (parsed === 0) return errors;
     if (correlating) {
       const rules: readonly SigmaRule[] = sigma.loaded.rules;
       const { hits } = correlate({ correlations: sigma.loaded.correlations, matches, knownRules: rules });
       for (const h of hits) {
-        const ref = ruleInput(h.correlation);
+        const ref = sigmaRuleRef(h.correlation);
         analyzer.addSigmaMatch({ rule: ref, recordId: 0, timestamp: h.firstTimestamp });
         index?.correlation(ref, h.firstTimestamp);
       }

@@ -1,0 +1,54 @@
+/**
+ * The EVTX files of a job, decoded one after another: read (a private one decrypted in memory),
+ * decoded inline or in the shared pool by size, handed to the runner's visitor. A file that
+ * cannot be read becomes an Error insight `<name>: <reason>` and the others go on; a cancelled
+ * job stops at once.
+ */
+import { isTaeError, TaeError } from '../errors/index.js';
+import { type DecodePool, type EvtxParse, parseEvtx } from '../parse/index.js';
+import { errorInsight, type Insight } from './insights.js';
+import type { JobFile, RunContext } from './types.js';
+
+export interface DecodeOptions {
+  /** The engine's shared decode pool, created on first use. */
+  readonly pool?: () => DecodePool;
+  /** Files below this size decode inline (default 8 MiB: below it threads cost more than they save). */
+  readonly inlineBelowBytes?: number;
+}
+
+export interface JobFilesResult {
+  /** Files decoded to the end. */
+  readonly parsed: number;
+  readonly errors: Insight[];
+}
+
+export async function forEachJobFile(
+  fileIds: readonly string[],
+  ctx: RunContext,
+  options: DecodeOptions,
+  visit: (file: JobFile, parse: EvtxParse) => Promise<void>,
+): Promise<JobFilesResult> {
+  const inlineBelow = options.inlineBelowBytes ?? 8 * 1024 * 1024;
+  const errors: Insight[] = [];
+  let parsed = 0;
+  for (const id of fileIds) {
+    let name = id;
+    try {
+      const file = await ctx.readFile(id);
+      name = file.name;
+      const pooled = options.pool !== undefined && file.size >= inlineBelow;
+      const parse = parseEvtx(file.source, {
+        label: file.name,
+        signal: ctx.signal,
+        ...(pooled ? { pool: options.pool!() } : {}),
+      });
+      await visit(file, parse);
+      parsed++;
+    } catch (e) {
+      if (ctx.signal.aborted) throw new TaeError('CANCELLED', 'job cancelled', { cause: e });
+      if (!isTaeError(e)) throw e;
+      errors.push(errorInsight(`${name}: ${e.message}`));
+    }
+  }
+  return { parsed, errors };
+}
