@@ -137,6 +137,18 @@ describe('runSigma (the Sigma data endpoint)', () => {
     ]);
   });
 
+  test('a rule with a log source we do not know is judged by its detection, even on a Windows event', () => {
+    const custom = `title: In-house source\nlogsource: {product: windows, category: acme_agent}\ndetection:\n  s: {EventID: 4242}\n  condition: s\n`;
+    const linux = `title: Linux only\nlogsource: {product: linux, service: auth}\ndetection:\n  s: {EventID: 4242}\n  condition: s\n`;
+    const event = b64(JSON.stringify({ Channel: 'Application', EventID: 4242 }));
+    const table = (rule: string) => {
+      const r = runSigma({ test_data: event, operation: 'run_rule', rule: b64(rule) }).results[0];
+      return r?.type === 'Table' ? r.data : undefined;
+    };
+    assert.deepEqual(table(custom), [['Rule'], ['In-house source']]);
+    assert.deepEqual(table(linux), [['Rule']], 'a non-Windows rule does not judge a Windows event');
+  });
+
   test('JSON lines are read one event per line', () => {
     const lines = [{ EventID: 1 }, { EventID: 7045 }].map((e) => JSON.stringify(e)).join('\n');
     const r = runSigma({ test_data: b64(lines), operation: 'run_rule', rule: b64(SERVICE) });
@@ -176,6 +188,18 @@ describe('runSigma (the Sigma data endpoint)', () => {
         category: 'Sigma',
       },
     ]);
+  });
+
+  test("a community rule from a pack's top folder is named by its file stem, not the pack label", () => {
+    const loaded = loadRules(ENCODED_PS, 'mypack:proc_creation_win_powershell_encoded.yml');
+    const r = runSigma(
+      { test_data: flat, operation: 'run_community_rules' },
+      { community: detectionMatcher(loaded.rules) },
+    );
+    assert.equal(
+      r.results[0]?.type === 'Table' && r.results[0].data[1]?.[0],
+      'proc_creation_win_powershell_encoded',
+    );
   });
 
   test('a correlation in the custom rule text reports its own title', () => {

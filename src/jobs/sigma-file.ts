@@ -16,6 +16,7 @@ import {
   loadRules,
   type RuleSet,
   reportsStandalone,
+  ruleFileStem,
   sigmaEventFromEvtx,
 } from '../sigma/index.js';
 import { errorInsight, type Insight } from './insights.js';
@@ -49,8 +50,6 @@ interface Row {
 
 const COLUMNS = ['File', 'Rule', 'Title', 'Level', 'Matches', 'First Seen', 'Last Seen'];
 
-const stem = (source: string) => /([^/\\:]+?)(\.ya?ml)?$/i.exec(source)?.[1] ?? source;
-
 type RuleMeta = Omit<Row, 'file' | 'count' | 'first' | 'last' | 'firstRecord'>;
 
 /** One match (or one correlation hit spanning `start`..`end`) into its (file, rule) row. */
@@ -81,7 +80,7 @@ function metaOf(
   custom: boolean,
 ): RuleMeta {
   return {
-    rule: custom ? doc.title : stem(doc.source),
+    rule: custom ? doc.title : ruleFileStem(doc.source),
     title: doc.title,
     level: doc.level ?? '',
     status: doc.status ?? '',

@@ -19,6 +19,7 @@ export {
   MAX_TEST_EVENTS,
   parseTestData,
   type RunSigmaOptions,
+  ruleFileStem,
   runSigma,
   type SigmaDataRequest,
   type SigmaDataResponse,

@@ -1,7 +1,13 @@
 /** The Sigma data endpoint: supplied JSON or XML events, custom or community rules. */
 export { MAX_TEST_DATA_BYTES, MAX_TEST_EVENTS, parseTestData, type TestRecord } from './input.js';
 export { dataMatcher, type MatchedEvent, type SigmaMatcher } from './match.js';
-export { COMMUNITY_COLUMNS, CUSTOM_COLUMNS, SIGMA_TABLE_TITLE, type SigmaDataResult } from './results.js';
+export {
+  COMMUNITY_COLUMNS,
+  CUSTOM_COLUMNS,
+  ruleFileStem,
+  SIGMA_TABLE_TITLE,
+  type SigmaDataResult,
+} from './results.js';
 export {
   detectionMatcher,
   type RunSigmaOptions,

@@ -22,12 +22,9 @@ export function dataMatcher(
   rules: readonly SigmaRule[],
   ruleSet: RuleSet = compileRuleSet({ rules }),
 ): SigmaMatcher {
-  const unknownSource = new Set(
-    ruleSet.diagnostics
-      .filter((d) => d.code === 'logsource.unknown')
-      .flatMap((d) => rules.filter((r) => r.source === d.source && r.document === d.document)),
-  );
-  const unknownRules = rules.filter((r) => unknownSource.has(r));
+  const at = (r: { source: string; document?: number }) => `${r.document ?? ''}\u0000${r.source}`;
+  const unknownSource = new Set(ruleSet.diagnostics.filter((d) => d.code === 'logsource.unknown').map(at));
+  const unknownRules = rules.filter((r) => unknownSource.has(at(r)));
   return {
     match(event) {
       if (!event.has('Channel')) return rules.filter((r) => r.matches(event));

@@ -14,10 +14,16 @@ export const SIGMA_TABLE_TITLE = 'Sigma Analysis Results';
 export const COMMUNITY_COLUMNS = ['Rule', 'Description', 'Author', 'Tags', 'Level'];
 export const CUSTOM_COLUMNS = ['Rule'];
 
+/**
+ * The file stem of a rule's source label, as the rule library names rules: the last path
+ * part without `.yml`/`.yaml`, whether the label is a path or a library's `<pack>:<path>`.
+ */
+export const ruleFileStem = (source: string): string => /([^/\\:]+?)(\.ya?ml)?$/i.exec(source)?.[1] ?? source;
+
 /** A community rule is named as it is retrieved: its file stem, else its title. */
 export function ruleName(rule: SigmaRule): string {
-  const stem = /([^/\\]+?)(\.ya?ml)?$/i.exec(rule.source)?.[1];
-  return stem && stem !== 'rule' ? stem : rule.title;
+  const stem = ruleFileStem(rule.source);
+  return stem !== '' && stem !== 'rule' ? stem : rule.title;
 }
 
 export function communityTable(rules: readonly SigmaRule[]): SigmaDataResult {
