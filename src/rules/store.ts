@@ -69,6 +69,22 @@ export function summaryOf(row: RuleRow): RuleSummary {
   return out as unknown as RuleSummary;
 }
 
+/** The `rules` columns after `pack_id`, in the order INSERT and UPDATE name them. */
+const ruleValues = (f: RuleFields) =>
+  [
+    f.kind,
+    f.name,
+    f.path,
+    f.hash,
+    f.title,
+    f.description,
+    f.author,
+    f.tags,
+    f.level,
+    f.status,
+    f.rule_id,
+  ] as const;
+
 export class RuleStore {
   private readonly statements = new Map<string, SqliteStatement>();
 
@@ -149,40 +165,14 @@ export class RuleStore {
     this.sql(
       `INSERT INTO rules (pack_id, kind, name, path, hash, title, description, author, tags, level, status, rule_id)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      packId,
-      f.kind,
-      f.name,
-      f.path,
-      f.hash,
-      f.title,
-      f.description,
-      f.author,
-      f.tags,
-      f.level,
-      f.status,
-      f.rule_id,
-    );
+    ).run(packId, ...ruleValues(f));
   }
 
   updateRule(id: number, f: RuleFields): void {
     this.sql(
       `UPDATE rules SET kind = ?, name = ?, path = ?, hash = ?, title = ?, description = ?, author = ?, tags = ?,
            level = ?, status = ?, rule_id = ? WHERE id = ?`,
-    ).run(
-      f.kind,
-      f.name,
-      f.path,
-      f.hash,
-      f.title,
-      f.description,
-      f.author,
-      f.tags,
-      f.level,
-      f.status,
-      f.rule_id,
-      id,
-    );
+    ).run(...ruleValues(f), id);
   }
 
   deleteRule(id: number): void {
