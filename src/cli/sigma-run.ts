@@ -14,9 +14,12 @@ import {
   dataMatcher,
   EvtxSigmaEvent,
   MAX_TEST_DATA_BYTES,
+  type MatchedEvent,
+  matchRecords,
+  parseTestText,
   reportsStandalone,
-  runSigma,
   type SigmaEvent,
+  type SigmaMatcher,
   type SigmaRule,
   sigmaEventFromEvtx,
 } from '../sigma/index.js';
@@ -26,15 +29,6 @@ import type { SigmaRules } from './sigma-rules.js';
 const EVTX_MAGIC = 'ElfFile\0';
 const POOL_FROM_BYTES = 8 * 1024 * 1024;
 const MAX_CORRELATION_MATCHES = 1_000_000;
-/** Where JSON events usually keep their time (as the data endpoint reads them). */
-const TIME_FIELDS = [
-  'TimeCreated_SystemTime',
-  'TimeCreated',
-  'SystemTime',
-  'UtcTime',
-  '@timestamp',
-  'timestamp',
-];
 
 export interface SigmaRunOptions {
   readonly inputs: readonly string[];
@@ -67,17 +61,6 @@ function isEvtx(path: string): boolean {
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
-}
-
-function timeOf(event: SigmaEvent): number {
-  for (const f of TIME_FIELDS) {
-    const v = event.get(f);
-    if (typeof v === 'number' && Number.isFinite(v)) return v;
-    if (typeof v !== 'string') continue;
-    const t = Date.parse(/^\d{4}-\d\d-\d\d \d/.test(v) && !/[zZ+]/.test(v) ? `${v.replace(' ', 'T')}Z` : v);
-    if (Number.isFinite(t)) return t;
-  }
-  return Number.NaN;
 }
 
 const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -123,22 +106,20 @@ export async function runSigmaOver(options: SigmaRunOptions): Promise<SigmaRunRe
               });
           }
         } else {
-          events += matchSupplied(
-            file,
-            (rule, event, ordinal) => {
-              const evtx = event instanceof EvtxSigmaEvent ? event.evtx : undefined;
-              const eventId = evtx?.eventId ?? Number(event.get('EventID'));
-              found(rule, event, {
-                recordId: evtx?.recordId ?? ordinal,
-                timestamp: evtx?.timestamp ?? timeOf(event),
-                ...(Number.isInteger(eventId) ? { eventId } : {}),
-                ...(text(event.get('Computer')) ? { computer: text(event.get('Computer'))! } : {}),
-                ...(text(event.get('Channel')) ? { channel: text(event.get('Channel'))! } : {}),
-                file,
-              });
-            },
-            supplied,
-          );
+          events += matchSupplied(file, supplied, (m) => {
+            const evtx = m.event instanceof EvtxSigmaEvent ? m.event.evtx : undefined;
+            const eventId = evtx?.eventId ?? Number(m.event.get('EventID'));
+            const computer = text(m.event.get('Computer'));
+            const channel = text(m.event.get('Channel'));
+            found(m.rule, m.event, {
+              recordId: m.recordId ?? m.ordinal,
+              timestamp: m.timestamp,
+              ...(Number.isInteger(eventId) ? { eventId } : {}),
+              ...(computer ? { computer } : {}),
+              ...(channel ? { channel } : {}),
+              file,
+            });
+          });
         }
       } catch (e) {
         if (!isTaeError(e)) throw e;
@@ -162,34 +143,19 @@ export async function runSigmaOver(options: SigmaRunOptions): Promise<SigmaRunRe
 }
 
 /**
- * JSON or XML through the data endpoint's reader (`runSigma`), the matcher observed so each
- * match is seen with its event; returns the number of events read.
+ * JSON or XML read as the data endpoint reads it (whole, so bounded in size); returns the number
+ * of events read.
  */
-function matchSupplied(
-  file: string,
-  onMatch: (rule: SigmaRule, event: SigmaEvent, ordinal: number) => void,
-  matcher: ReturnType<typeof dataMatcher>,
-): number {
+function matchSupplied(file: string, matcher: SigmaMatcher, onMatch: (m: MatchedEvent) => void): number {
   const size = statSync(file).size; // isEvtx opened and read it already
   if (size > MAX_TEST_DATA_BYTES)
     throw new TaeError(
       'TOO_LARGE',
       `${file}: JSON and XML inputs are read whole, at most ${MAX_TEST_DATA_BYTES / 1024 / 1024} MB (convert large logs to EVTX or split them)`,
     );
-  let ordinal = 0;
-  const observed = {
-    match(event: SigmaEvent) {
-      ordinal++;
-      const rules = [...matcher.match(event)];
-      for (const r of rules) onMatch(r, event, ordinal);
-      return rules;
-    },
-  };
+  let records: ReturnType<typeof parseTestText>;
   try {
-    runSigma(
-      { test_data: readFileSync(file).toString('base64'), operation: 'run_community_rules' },
-      { community: observed },
-    );
+    records = parseTestText(readFileSync(file, 'utf8'));
   } catch (e) {
     // The endpoint's "Invalid test data format" is a usage error there, an input error here.
     if (isTaeError(e) && e.code === 'INVALID_ARGUMENT') {
@@ -200,5 +166,6 @@ function matchSupplied(
     }
     throw e;
   }
-  return ordinal;
+  for (const m of matchRecords(records, matcher)) onMatch(m);
+  return records.length;
 }

@@ -1,6 +1,12 @@
 /** The Sigma data endpoint: supplied JSON or XML events, custom or community rules. */
-export { MAX_TEST_DATA_BYTES, MAX_TEST_EVENTS, parseTestData, type TestRecord } from './input.js';
-export { dataMatcher, type MatchedEvent, type SigmaMatcher } from './match.js';
+export {
+  MAX_TEST_DATA_BYTES,
+  MAX_TEST_EVENTS,
+  parseTestData,
+  parseTestText,
+  type TestRecord,
+} from './input.js';
+export { dataMatcher, type MatchedEvent, matchRecords, type SigmaMatcher } from './match.js';
 export {
   COMMUNITY_COLUMNS,
   CUSTOM_COLUMNS,

@@ -71,7 +71,12 @@ function parseJson(text: string): unknown[] {
 export function parseTestData(testData: unknown): TestRecord[] {
   const text = decodeBase64Text(testData, 'test_data');
   if (text === undefined) throw invalid('test_data must be a base64 string');
-  const trimmed = text.trim();
+  return parseTestText(text);
+}
+
+/** Events from JSON or event-log XML text (a file the CLI read, or decoded `test_data`). */
+export function parseTestText(text: string): TestRecord[] {
+  const trimmed = text.replace(/^\uFEFF/, '').trim();
   if (trimmed === '') throw invalid('test_data is empty');
   let records: TestRecord[];
   if (trimmed.startsWith('<')) {

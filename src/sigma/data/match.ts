@@ -38,6 +38,8 @@ export function dataMatcher(
 
 export interface MatchedEvent extends BaseMatch {
   readonly rule: SigmaRule;
+  /** The record's 1-based position in the supplied data. */
+  readonly ordinal: number;
 }
 
 /** Where flat and nested JSON usually keep the event time. */
@@ -85,10 +87,10 @@ function toSigma(record: TestRecord): { event: SigmaEvent; timestamp: number; re
 
 export function matchRecords(records: readonly TestRecord[], matcher: SigmaMatcher): MatchedEvent[] {
   const out: MatchedEvent[] = [];
-  for (const record of records) {
+  records.forEach((record, i) => {
     const { event, timestamp, recordId } = toSigma(record);
     for (const rule of matcher.match(event))
-      out.push({ rule, event, timestamp, ...(recordId === undefined ? {} : { recordId }) });
-  }
+      out.push({ rule, event, timestamp, ordinal: i + 1, ...(recordId === undefined ? {} : { recordId }) });
+  });
   return out;
 }
