@@ -55,6 +55,8 @@ export class BinXmlParser {
    * fingerprint leaves them out so the same template in another chunk gets the same key.
    */
   readonly skips: number[] = [];
+  /** In a template definition, where each name's offset is stored (with `names`, see template-cache.ts). */
+  readonly nameFields: number[] = [];
   /** True when a template definition instantiates another template (its fingerprint then needs the tree). */
   nestedInstance = false;
 
@@ -217,6 +219,7 @@ export class BinXmlParser {
     if (offset === this.pos) this.pos += 8 + name.length * 2 + 2;
     if (this.inTemplate) {
       this.names.push(name);
+      this.nameFields.push(at);
       this.skips.push(at, this.pos);
     }
     return name;

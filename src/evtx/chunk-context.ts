@@ -3,6 +3,7 @@
 import { BinXmlError, BinXmlParser } from './binxml.js';
 import { u16, u32, utf16 } from './bytes.js';
 import { type TemplateDefinition, templateKey } from './template.js';
+import { rememberTemplate, reusedTemplate } from './template-cache.js';
 
 export const CHUNK_SIZE = 0x10000;
 
@@ -63,6 +64,13 @@ export class ChunkContext {
         throw new BinXmlError(`template offset ${offset} outside the chunk`, offset);
       }
       const size = u32(b, offset + 20);
+      const whole = offset + 24 + size <= b.length;
+      const reused = whole ? reusedTemplate(b, offset, size) : null;
+      if (reused !== null) {
+        const def: TemplateDefinition = { offset, nodes: reused.nodes, key: reused.key };
+        this.templates.set(offset, def);
+        return def;
+      }
       const end = Math.min(b.length, offset + 24 + size);
       const parser = new BinXmlParser(this, offset + 24, end, true);
       const nodes = parser.parseDocument();
@@ -70,6 +78,7 @@ export class ChunkContext {
         ? JSON.stringify(nodes)
         : fingerprintOf(b, offset + 24, parser.pos, parser.skips, parser.names);
       const def: TemplateDefinition = { offset, nodes, key: templateKey(fingerprint) };
+      if (whole && !parser.nestedInstance) rememberTemplate(b, offset, size, parser.pos, def, parser);
       this.templates.set(offset, def);
       return def;
     } catch (e) {

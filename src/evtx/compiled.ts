@@ -32,7 +32,7 @@ import {
 import { renderJson, renderJsonSplice, renderJsonValue } from './render-json.js';
 import { renderXml, renderXmlElementRest, renderXmlNodes } from './render-xml.js';
 import type { Sink } from './sink.js';
-import { instantiate, type TemplateInstance } from './template.js';
+import { instantiate, isInstance, type Substitution, type TemplateInstance } from './template.js';
 import { isJsonScalarType, type XmlNode } from './tree.js';
 import type { Value } from './values.js';
 import { ESC_JSON, ESC_XML_ATTR, ESC_XML_TEXT, writeValue } from './write-value.js';
@@ -44,6 +44,15 @@ interface Context {
   readonly render: (nodes: XmlNode[]) => string | null;
   readonly isLocal: (kind: number) => boolean;
   readonly locals: Locals;
+  /** Per template key, the pieces of the last shape compiled, for records of that same shape. */
+  readonly recent: Map<number, Recent>;
+}
+
+/** Pieces whose slots are the template's own substitutions (no arrays split, no nested instance inlined). */
+interface Recent {
+  readonly local: readonly boolean[] | undefined;
+  readonly classes: Int8Array;
+  readonly pieces: Pieces;
 }
 
 const jsonLocal = (k: number) =>
@@ -65,7 +74,7 @@ function contextFor(
 ): Context {
   let c = contexts.get(tag);
   if (c === undefined) {
-    c = { tag, render, isLocal, locals: new Map() };
+    c = { tag, render, isLocal, locals: new Map(), recent: new Map() };
     contexts.set(tag, c);
   }
   return c;
@@ -155,6 +164,59 @@ function piecesFor(inst: TemplateInstance, ctx: Context): Pieces | null {
 const allLocal = (owners: readonly Owner[], locals: Locals): boolean =>
   owners.every((o) => locals.get(o.def.key)?.[o.index] === true);
 
+/**
+ * A substitution's part in the shape (see shapeOf): 0 a local value, 1 a local nested
+ * instance, 2–4 an empty, scalar or string value that is not local; -1 when its slots are
+ * not the substitution itself (a split array, an inlined or other embedded document).
+ */
+function classOf(v: Substitution, isLocal: boolean): number {
+  if (Array.isArray(v)) return -1;
+  if (isInstance(v)) return isLocal ? 1 : -1;
+  const x = v as Value;
+  if (x.parts !== null && x.parts.length > 1) return -1;
+  if (isLocal) return 0;
+  return x.empty ? 2 : isJsonScalarType(x.type) ? 3 : 4;
+}
+
+/** The pieces of the last shape compiled for this template, when this record has that shape. */
+function recentPieces(inst: TemplateInstance, ctx: Context): Pieces | null {
+  const key = inst.def.key;
+  const r = ctx.recent.get(key);
+  if (r === undefined || r.local !== ctx.locals.get(key)) return null;
+  const subs = inst.substitutions;
+  const classes = r.classes;
+  if (subs.length !== classes.length) return null;
+  const local = r.local;
+  for (let i = 0; i < subs.length; i++) {
+    if (classOf(subs[i]!, local !== undefined && local[i] === true) !== classes[i]) return null;
+  }
+  return r.pieces;
+}
+
+/** Set by slotPieces: the record's substitutions are the slot values as they are (no `leaves` needed). */
+let direct = false;
+
+/** Pieces for this record's shape; sets `direct`. */
+function slotPieces(inst: TemplateInstance, ctx: Context): Pieces | null {
+  const recent = recentPieces(inst, ctx);
+  direct = recent !== null;
+  if (recent !== null) return recent;
+  const p = piecesFor(inst, ctx);
+  if (p === null) return null;
+  const key = inst.def.key;
+  const local = ctx.locals.get(key);
+  const subs = inst.substitutions;
+  const classes = new Int8Array(subs.length);
+  for (let i = 0; i < subs.length; i++) {
+    classes[i] = classOf(subs[i]!, local !== undefined && local[i] === true);
+    if (classes[i]! < 0) return p;
+  }
+  if (ctx.recent.size >= MAX_COMPILED) ctx.recent.clear();
+  ctx.recent.set(key, { local, classes, pieces: p });
+  direct = true;
+  return p;
+}
+
 /** XML nested slots need the name of the element they fill. */
 function withNames(p: Pieces, owners: readonly Owner[]): Pieces {
   for (let j = 0; j < p.ids.length; j++) {
@@ -174,9 +236,9 @@ export function compiledJsonTo(sink: Sink, inst: TemplateInstance, fullPrecision
 }
 
 function fillJson(sink: Sink, inst: TemplateInstance, ctx: Context, full: boolean): boolean {
-  const p = piecesFor(inst, ctx);
+  const p = slotPieces(inst, ctx);
   if (p === null) return false;
-  const values = leaves(inst, ctx.locals);
+  const values = direct ? inst.substitutions : leaves(inst, ctx.locals);
   const micro = !full;
   const { chunks, ids, kinds } = p;
   sink.bytes(chunks[0]!);
@@ -217,9 +279,9 @@ export function compiledXmlTo(sink: Sink, inst: TemplateInstance): boolean {
 }
 
 function fillXml(sink: Sink, inst: TemplateInstance, ctx: Context): boolean {
-  const p = piecesFor(inst, ctx);
+  const p = slotPieces(inst, ctx);
   if (p === null) return false;
-  const values = leaves(inst, ctx.locals);
+  const values = direct ? inst.substitutions : leaves(inst, ctx.locals);
   const { chunks, afterEmpty, prefixes, ids, kinds } = p;
   sink.bytes(chunks[0]!);
   for (let i = 0; i < ids.length; i++) {
