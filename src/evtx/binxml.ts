@@ -43,20 +43,22 @@ export interface TemplateElement {
 }
 
 const MAX_DEPTH = 96;
+const NO_NAMES: string[] = [];
+const NO_NUMBERS: number[] = [];
 
 export class BinXmlParser {
   pos: number;
   private depth = 0;
   /** Names resolved while parsing a template definition, in order (part of its fingerprint). */
-  readonly names: string[] = [];
+  readonly names: string[];
   /**
    * In a template definition, the [start, end) byte ranges that depend on where the chunk
    * stores names (name offsets, inline name structures, sizes that count them): the
    * fingerprint leaves them out so the same template in another chunk gets the same key.
    */
-  readonly skips: number[] = [];
+  readonly skips: number[];
   /** In a template definition, where each name's offset is stored (with `names`, see template-cache.ts). */
-  readonly nameFields: number[] = [];
+  readonly nameFields: number[];
   /** True when a template definition instantiates another template (its fingerprint then needs the tree). */
   nestedInstance = false;
 
@@ -68,6 +70,10 @@ export class BinXmlParser {
     private readonly inTemplate: boolean,
   ) {
     this.pos = start;
+    // Only template definitions record these; record content (one parser per embedded document) shares empty ones.
+    this.names = inTemplate ? [] : NO_NAMES;
+    this.skips = inTemplate ? [] : NO_NUMBERS;
+    this.nameFields = inTemplate ? [] : NO_NUMBERS;
   }
 
   private need(n: number, what: string): void {

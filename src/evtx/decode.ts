@@ -1,5 +1,5 @@
 /** Chunk bytes → the requested renderings of each record (the work a pool worker does). */
-import { decodeChunk, recordNodes } from './chunk.js';
+import { decodeChunk, type EvtxRecord, recordNodes } from './chunk.js';
 import { compiledJsonTo, compiledXmlTo } from './compiled.js';
 import { compiledEventText } from './compiled-event.js';
 import type { Diagnostic } from './diagnostics.js';
@@ -49,11 +49,31 @@ export interface DecodedChunk {
   readonly text?: Uint8Array;
 }
 
+/** The chunk's JSON lines (or XML documents without declarations) as one UTF-8 text. */
+function batchText(records: readonly EvtxRecord[], json: boolean, full: boolean): Uint8Array {
+  sink.pos = 0;
+  const opts = { timePrecision: full ? '100ns' : 'crate' } as const;
+  for (const r of records) {
+    const inst = r.instance;
+    if (json) {
+      if (inst === null || !compiledJsonTo(sink, inst, full)) sink.text(renderJson(recordNodes(r), opts));
+      sink.byte(10);
+    } else if (inst === null || !compiledXmlTo(sink, inst)) {
+      sink.text(renderXml(recordNodes(r), { declaration: false }));
+    }
+  }
+  return sink.take();
+}
+
 /** Shared by every call: decoding is synchronous, and a worker decodes one chunk at a time. */
 const sink = new Sink();
 
 export function decodeChunkTo(bytes: Uint8Array, task: DecodeTask): DecodedChunk {
   const { records, diagnostics } = decodeChunk(bytes, task);
+  if (task.batchText === true && !task.outputs.includes('event')) {
+    const text = batchText(records, task.outputs.includes('json'), task.timePrecision === '100ns');
+    return { chunkIndex: task.chunkIndex, records: [], recordCount: records.length, diagnostics, text };
+  }
   const wantEvent = task.outputs.includes('event');
   const wantJson = task.outputs.includes('json');
   const wantXml = task.outputs.includes('xml') && !(task.batchText && wantJson);
