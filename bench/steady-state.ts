@@ -1,5 +1,6 @@
 /** Warm, in-process throughput: decode a file repeatedly with one pool for a time budget. */
-import { DecodePool, parseEvtx } from '../src/index.js';
+// The built code, as the CLI runs it (tsx-transpiled sources are slower in pool workers).
+import { DecodePool, parseEvtx } from '../dist/src/index.js';
 
 export async function steadyState(file: string, threads: number, budgetMs: number) {
   const pool = threads > 0 ? new DecodePool(threads) : undefined;
