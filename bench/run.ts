@@ -13,7 +13,6 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { corpusEvtxFiles, EVTX_DIR, hasCorpus } from '../test/helpers/corpus.js';
 import { commandExists, median, type Timed, timeProcess } from './measure.js';
-import { steadyState } from './steady-state.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -96,7 +95,12 @@ async function decodeBench(): Promise<void> {
   );
   results.workers2VsWorker1 = Number((w1 / w2).toFixed(2));
   for (const threads of [0, 1, 2]) {
-    const s = await steadyState(BIG, threads, 3000);
+    const child = spawnSync(
+      process.execPath,
+      [join(import.meta.dirname, 'steady-state.mjs'), BIG, String(threads), '3000'],
+      { encoding: 'utf8' },
+    );
+    const s = JSON.parse(child.stdout.trim() || '{"recordsPerSec":null}') as { recordsPerSec: number | null };
     emit({
       bench: '81MB',
       name: `steady state (warm), ${threads === 0 ? 'main thread' : `${threads} worker(s)`}`,
@@ -208,25 +212,48 @@ async function corpusBench(): Promise<void> {
   results.corpusVsTsEvtx = Number((tsMs / c0).toFixed(2));
 }
 
-async function memoryBench(): Promise<void> {
-  const big = join(tmpdir(), 'tae-bench-1GB.evtx');
-  if (!existsSync(big)) {
-    const gen = await timeProcess(
-      'node',
-      [
-        '--import',
-        'tsx',
-        join(import.meta.dirname, '..', 'fixtures', 'generate-large.ts'),
-        '--size',
-        '1G',
-        big,
-      ],
-      {},
+/** A 1 GiB file in the temporary folder made by fixtures/generate-large.ts (kept for later runs). */
+async function generated(name: string, args: readonly string[]): Promise<string | null> {
+  const path = join(tmpdir(), name);
+  if (existsSync(path)) return path;
+  const script = join(import.meta.dirname, '..', 'fixtures', 'generate-large.ts');
+  const gen = await timeProcess('node', ['--import', 'tsx', script, '--size', '1G', ...args, path], {});
+  return gen.exitCode === 0 ? path : null;
+}
+
+/**
+ * Thread scaling where threads matter: a 1 GiB file re-sequenced from the 81 MB corpus file
+ * (same records and templates), so each worker's start-up (loading, JIT) is amortised as it
+ * is on real large logs. On the 81 MB file that start-up is most of a 1 s run.
+ */
+async function scaleBench(): Promise<void> {
+  const big = await generated('tae-bench-corpus-1GB.evtx', ['--from', BIG]);
+  if (big === null) {
+    emit({ bench: 'scale', error: 'could not generate the 1 GiB file' });
+    return;
+  }
+  const size = statSync(big).size;
+  const records = Math.round((BIG_RECORDS * size) / statSync(BIG).size);
+  const run = (threads: number) =>
+    median(RUNS, () =>
+      timeProcess('node', [CLI, 'parse', '-q', '-t', String(threads), '-f', 'jsonl', big], {
+        cpus: '0,1',
+        discard: true,
+      }),
     );
-    if (gen.exitCode !== 0) {
-      emit({ bench: 'memory', error: 'could not generate the 1 GB file' });
-      return;
-    }
+  const label = `${(size / 2 ** 30).toFixed(2)} GiB re-sequenced from the 81 MB file, 2 cores`;
+  const t0 = report('scale', `tae parse -f jsonl, main thread, ${label}`, await run(0), records, size);
+  const t1 = report('scale', `tae parse -f jsonl, 1 worker, ${label}`, await run(1), records, size);
+  const t2 = report('scale', `tae parse -f jsonl, 2 workers, ${label}`, await run(2), records, size);
+  results.scale1GB_workers2VsWorker1 = Number((t1 / t2).toFixed(2));
+  results.scale1GB_workers2VsMainThread = Number((t0 / t2).toFixed(2));
+}
+
+async function memoryBench(): Promise<void> {
+  const big = await generated('tae-bench-1GB.evtx', []);
+  if (big === null) {
+    emit({ bench: 'memory', error: 'could not generate the 1 GB file' });
+    return;
   }
   const size = statSync(big).size;
   for (const threads of [0, 2]) {
@@ -249,50 +276,6 @@ if (!existsSync(CLI)) {
   process.exit(2);
 }
 if (!hasCorpus) console.error(`bench: corpus not found at ${EVTX_DIR}; only the memory bench runs`);
-/**
- * Thread scaling where threads matter: a 1 GiB file re-sequenced from the 81 MB corpus file
- * (same records and templates), so each worker's start-up (loading, JIT) is amortised as it
- * is on real large logs. On the 81 MB file that start-up is most of a 1 s run.
- */
-async function scaleBench(): Promise<void> {
-  const big = join(tmpdir(), 'tae-bench-corpus-1GB.evtx');
-  if (!existsSync(big)) {
-    const gen = await timeProcess(
-      'node',
-      [
-        '--import',
-        'tsx',
-        join(import.meta.dirname, '..', 'fixtures', 'generate-large.ts'),
-        '--size',
-        '1G',
-        '--from',
-        BIG,
-        big,
-      ],
-      {},
-    );
-    if (gen.exitCode !== 0) {
-      emit({ bench: 'scale', error: 'could not generate the 1 GiB file' });
-      return;
-    }
-  }
-  const size = statSync(big).size;
-  const records = Math.round((BIG_RECORDS * size) / statSync(BIG).size);
-  const run = (threads: number) =>
-    median(RUNS, () =>
-      timeProcess('node', [CLI, 'parse', '-q', '-t', String(threads), '-f', 'jsonl', big], {
-        cpus: '0,1',
-        discard: true,
-      }),
-    );
-  const label = `${(size / 2 ** 30).toFixed(2)} GiB re-sequenced from the 81 MB file, 2 cores`;
-  const t0 = report('scale', `tae parse -f jsonl, main thread, ${label}`, await run(0), records, size);
-  const t1 = report('scale', `tae parse -f jsonl, 1 worker, ${label}`, await run(1), records, size);
-  const t2 = report('scale', `tae parse -f jsonl, 2 workers, ${label}`, await run(2), records, size);
-  results.scale1GB_workers2VsWorker1 = Number((t1 / t2).toFixed(2));
-  results.scale1GB_workers2VsMainThread = Number((t0 / t2).toFixed(2));
-}
-
 if (hasCorpus && want('decode')) await decodeBench();
 if (hasCorpus && want('scale')) await scaleBench();
 if (hasCorpus && want('corpus')) await corpusBench();
