@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type EventDescription, writeEvtx } from '../fixtures/evtx-writer/index.js';
+import { templateCacheStats } from '../src/evtx/template-cache.js';
 import { parseEvtx } from '../src/index.js';
 
 const CHUNK = 0x10000;
@@ -66,4 +67,16 @@ test('a chunk whose copy of the template differs in its text is parsed again, no
   assert.match(chunks[3]!, /Name="TargetUserNaMe">user/);
   assert.doesNotMatch(chunks[3]!, /TargetUserName/);
   assert.match(chunks[2]!, /Name="TargetUserName">user/);
+});
+
+test('a flood of distinct templates keeps the reuse cache within its bounds', async () => {
+  const distinct = Array.from({ length: 5000 }, (_, i) => ({
+    ...events(1)[0]!,
+    eventData: { [`Field${i}`]: `v${i}`, [`Other${i}`]: { type: 'uint32' as const, value: i } },
+  }));
+  const chunks = await xmlByChunk(writeEvtx(distinct));
+  assert.match(chunks.at(-1)!, /<Data Name="Field4999">v4999<\/Data>/);
+  const { entries, bytes } = templateCacheStats();
+  assert.ok(entries > 0 && entries <= 4096, `${entries} entries`);
+  assert.ok(bytes <= 8 * 2 ** 20, `${bytes} bytes`);
 });

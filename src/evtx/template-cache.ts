@@ -26,9 +26,12 @@ interface Entry extends ParsedTemplate {
   readonly names: readonly string[];
 }
 
-const MAX_ENTRIES = 20_000;
+/** Bounds: a flood of distinct (or huge) templates resets the cache instead of growing it. */
+const MAX_ENTRIES = 4096;
+const MAX_BYTES = 8 * 2 ** 20;
 const buckets = new Map<number, Entry[]>();
 let entries = 0;
+let storedBytes = 0;
 
 const bucketOf = (b: Uint8Array, offset: number, dataSize: number): number =>
   (u32(b, offset + 4) ^ Math.imul(u32(b, offset + 8), 31) ^ u32(b, offset + 16) ^ dataSize) >>> 0;
@@ -80,11 +83,12 @@ export function rememberTemplate(
     readonly names: readonly string[];
   },
 ): void {
-  if (entries >= MAX_ENTRIES) {
+  const start = offset + 24;
+  if (entries >= MAX_ENTRIES || storedBytes + (end - start) > MAX_BYTES) {
     buckets.clear();
     entries = 0;
+    storedBytes = 0;
   }
-  const start = offset + 24;
   const entry: Entry = {
     ...parsed,
     dataSize,
@@ -100,4 +104,8 @@ export function rememberTemplate(
   if (list === undefined) buckets.set(bucket, [entry]);
   else list.push(entry);
   entries++;
+  storedBytes += entry.bytes.length;
 }
+
+/** What the cache holds now (for tests of its bounds). */
+export const templateCacheStats = (): { entries: number; bytes: number } => ({ entries, bytes: storedBytes });
