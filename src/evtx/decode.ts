@@ -49,8 +49,17 @@ export interface DecodedChunk {
   readonly text?: Uint8Array;
 }
 
-/** The chunk's JSON lines (or XML documents without declarations) as one UTF-8 text. */
-function batchText(records: readonly EvtxRecord[], json: boolean, full: boolean): Uint8Array {
+/**
+ * The chunk's JSON lines (JSON wins when both are asked for) or XML documents without
+ * declarations, as one UTF-8 text; empty when neither is asked for.
+ */
+function batchText(
+  records: readonly EvtxRecord[],
+  outputs: readonly RecordOutput[],
+  full: boolean,
+): Uint8Array {
+  const json = outputs.includes('json');
+  const xml = !json && outputs.includes('xml');
   sink.pos = 0;
   const opts = { timePrecision: full ? '100ns' : 'crate' } as const;
   for (const r of records) {
@@ -58,7 +67,7 @@ function batchText(records: readonly EvtxRecord[], json: boolean, full: boolean)
     if (json) {
       if (inst === null || !compiledJsonTo(sink, inst, full)) sink.text(renderJson(recordNodes(r), opts));
       sink.byte(10);
-    } else if (inst === null || !compiledXmlTo(sink, inst)) {
+    } else if (xml && (inst === null || !compiledXmlTo(sink, inst))) {
       sink.text(renderXml(recordNodes(r), { declaration: false }));
     }
   }
@@ -70,17 +79,16 @@ const sink = new Sink();
 
 export function decodeChunkTo(bytes: Uint8Array, task: DecodeTask): DecodedChunk {
   const { records, diagnostics } = decodeChunk(bytes, task);
-  if (task.batchText === true && !task.outputs.includes('event')) {
-    const text = batchText(records, task.outputs.includes('json'), task.timePrecision === '100ns');
+  if (task.batchText === true) {
+    const text = batchText(records, task.outputs, task.timePrecision === '100ns');
     return { chunkIndex: task.chunkIndex, records: [], recordCount: records.length, diagnostics, text };
   }
   const wantEvent = task.outputs.includes('event');
   const wantJson = task.outputs.includes('json');
-  const wantXml = task.outputs.includes('xml') && !(task.batchText && wantJson);
-  const batch = task.batchText === true;
+  const wantXml = task.outputs.includes('xml');
   const full = task.timePrecision === '100ns';
   const opts = { timePrecision: task.timePrecision };
-  const out: ParsedRecord[] = batch ? [] : new Array(records.length);
+  const out: ParsedRecord[] = new Array(records.length);
   sink.pos = 0;
   for (let i = 0; i < records.length; i++) {
     const r = records[i]!;
@@ -102,30 +110,16 @@ export function decodeChunkTo(bytes: Uint8Array, task: DecodeTask): DecodedChunk
     if (wantJson) {
       const start = sink.pos;
       if (inst === null || !compiledJsonTo(sink, inst, full)) sink.text(renderJson(tree(), opts));
-      if (batch) sink.byte(10);
-      else {
-        rec.json = sink.toString(start);
-        sink.pos = start;
-      }
+      rec.json = sink.toString(start);
+      sink.pos = start;
     }
     if (wantXml) {
       const start = sink.pos;
       if (inst === null || !compiledXmlTo(sink, inst)) sink.text(renderXml(tree(), { declaration: false }));
-      if (!batch) {
-        rec.xml = XML_DECLARATION + sink.toString(start);
-        sink.pos = start;
-      }
+      rec.xml = XML_DECLARATION + sink.toString(start);
+      sink.pos = start;
     }
-    if (!batch) out[i] = rec;
-  }
-  if (batch) {
-    return {
-      chunkIndex: task.chunkIndex,
-      records: [],
-      recordCount: records.length,
-      diagnostics,
-      text: sink.take(),
-    };
+    out[i] = rec;
   }
   return { chunkIndex: task.chunkIndex, records: out, recordCount: out.length, diagnostics };
 }
