@@ -11,7 +11,13 @@ const threads = Number(threadsText);
 const budgetMs = Number(budgetText);
 const pool = threads > 0 ? new DecodePool(threads) : undefined;
 const pass = async () => {
-  const parse = parseEvtx(file, { threads, ...(pool ? { pool } : {}), outputs: ['json'], batchText: true });
+  const parse = parseEvtx(file, {
+    threads,
+    ...(pool ? { pool } : {}),
+    outputs: ['json'],
+    batchText: true,
+    recycleText: true,
+  });
   let records = 0;
   for await (const c of parse.chunks()) records += c.recordCount;
   return records;

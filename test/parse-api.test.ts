@@ -30,6 +30,37 @@ test('threads 0, 1 and 2 and file or buffer input give the same records in the s
   assert.deepEqual(await jsonLines(SAMPLE, 2, true), reference);
 });
 
+/** Each chunk's text copied when it arrives, and the same texts read again from the views kept. */
+async function batchTexts(threads: number, recycleText: boolean) {
+  const parse = parseEvtx(SAMPLE, { threads, outputs: ['json'], batchText: true, recycleText });
+  const copies: string[] = [];
+  const views: Uint8Array[] = [];
+  for await (const c of parse.chunks()) {
+    copies.push(Buffer.from(c.text!).toString('utf8'));
+    views.push(c.text!);
+  }
+  const reread = views.map((v) => Buffer.from(v).toString('utf8'));
+  return { text: copies.join(''), copies, reread, buffers: new Set(views.map((v) => v.buffer)).size };
+}
+
+test('recycleText gives the same text, and its buffers are handed back for reuse (kept views go stale)', {
+  skip: SKIP_NO_CORPUS,
+}, async () => {
+  const reference = (await batchTexts(0, false)).text;
+  assert.equal(reference.split('\n').filter(Boolean).length, 2261);
+  for (const threads of [0, 1, 2]) {
+    const kept = await batchTexts(threads, false);
+    assert.equal(kept.text, reference);
+    assert.deepEqual(kept.reread, kept.copies, 'without recycling every view stays valid');
+    const recycled = await batchTexts(threads, true);
+    assert.equal(recycled.text, reference, `threads ${threads}`);
+    // Inline: one buffer rewritten per chunk. One worker (2 spans in flight, the file has 3):
+    // the first span's buffer went back for the third. Two workers never need a spare here.
+    if (threads === 0) assert.equal(recycled.buffers, 1);
+    if (threads < 2) assert.notEqual(recycled.reread[0], recycled.copies[0], `threads ${threads}`);
+  }
+});
+
 test('a Buffer source is not modified or detached by pooled decoding', { skip: SKIP_NO_CORPUS }, async () => {
   const bytes = readFileSync(SAMPLE);
   const copy = Buffer.from(bytes);

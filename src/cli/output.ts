@@ -9,10 +9,13 @@ export class Output {
 
   constructor(private readonly stream: Writable = process.stdout) {}
 
+  /** Bytes are written through before this resolves, so the caller may reuse their buffer. */
   async write(s: string | Uint8Array): Promise<void> {
     if (typeof s !== 'string') {
       await this.flush();
-      if (!this.stream.write(s)) await once(this.stream, 'drain');
+      await new Promise<void>((resolve, reject) => {
+        this.stream.write(s, (e) => (e ? reject(e) : resolve()));
+      });
       return;
     }
     this.buffered += s;

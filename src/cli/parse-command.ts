@@ -57,6 +57,7 @@ async function runParse(files: string[], flags: ParseFlags): Promise<number> {
       validateChecksums: flags.validateChecksums === true,
       label: basename(file),
       batchText: !flags.summary && flags.format !== 'json',
+      recycleText: true,
     });
     for await (const chunk of parse.chunks()) {
       if (chunk.text !== undefined) {

@@ -50,38 +50,49 @@ export interface DecodedChunk {
 }
 
 /**
- * The chunk's JSON lines (JSON wins when both are asked for) or XML documents without
- * declarations, as one UTF-8 text; empty when neither is asked for.
+ * Appends the chunk's JSON lines (JSON wins when both are asked for) or XML documents
+ * without declarations to `out`; nothing when neither is asked for.
  */
-function batchText(
+function writeBatchText(
+  out: Sink,
   records: readonly EvtxRecord[],
   outputs: readonly RecordOutput[],
   full: boolean,
-): Uint8Array {
+): void {
   const json = outputs.includes('json');
   const xml = !json && outputs.includes('xml');
-  sink.pos = 0;
   const opts = { timePrecision: full ? '100ns' : 'crate' } as const;
   for (const r of records) {
     const inst = r.instance;
     if (json) {
-      if (inst === null || !compiledJsonTo(sink, inst, full)) sink.text(renderJson(recordNodes(r), opts));
-      sink.byte(10);
-    } else if (xml && (inst === null || !compiledXmlTo(sink, inst))) {
-      sink.text(renderXml(recordNodes(r), { declaration: false }));
+      if (inst === null || !compiledJsonTo(out, inst, full)) out.text(renderJson(recordNodes(r), opts));
+      out.byte(10);
+    } else if (xml && (inst === null || !compiledXmlTo(out, inst))) {
+      out.text(renderXml(recordNodes(r), { declaration: false }));
     }
   }
-  return sink.take();
 }
 
 /** Shared by every call: decoding is synchronous, and a worker decodes one chunk at a time. */
 const sink = new Sink();
 
-export function decodeChunkTo(bytes: Uint8Array, task: DecodeTask): DecodedChunk {
+/**
+ * Decodes a chunk into the task's outputs. With `batchText` and a `textOut` sink, the text
+ * is appended to that sink (the caller slices it out; `text` stays unset) instead of being
+ * copied into a buffer of its own.
+ */
+export function decodeChunkTo(bytes: Uint8Array, task: DecodeTask, textOut?: Sink): DecodedChunk {
   const { records, diagnostics } = decodeChunk(bytes, task);
   if (task.batchText === true) {
-    const text = batchText(records, task.outputs, task.timePrecision === '100ns');
-    return { chunkIndex: task.chunkIndex, records: [], recordCount: records.length, diagnostics, text };
+    const full = task.timePrecision === '100ns';
+    const base = { chunkIndex: task.chunkIndex, records: [], recordCount: records.length, diagnostics };
+    if (textOut !== undefined) {
+      writeBatchText(textOut, records, task.outputs, full);
+      return base;
+    }
+    sink.pos = 0;
+    writeBatchText(sink, records, task.outputs, full);
+    return { ...base, text: sink.take() };
   }
   const wantEvent = task.outputs.includes('event');
   const wantJson = task.outputs.includes('json');

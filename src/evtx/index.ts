@@ -18,5 +18,6 @@ export { type EventFieldValue, type EvtxEvent, toEvent } from './event.js';
 export { type EvtxFileHeader, FILE_HEADER_SIZE, parseFileHeader } from './file-header.js';
 export { type JsonRenderOptions, renderJson } from './render-json.js';
 export { renderXml } from './render-xml.js';
+export { Sink } from './sink.js';
 export { filetimeParts, type WindowsTime } from './time.js';
 export type { XmlAttr, XmlElement, XmlNode, XmlValue } from './tree.js';

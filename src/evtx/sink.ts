@@ -7,8 +7,12 @@ export class Sink {
   buf: Buffer;
   pos = 0;
 
-  constructor(size = 1 << 18) {
-    this.buf = Buffer.allocUnsafe(size);
+  /** A size to allocate, or bytes to write into (reused, e.g. a buffer handed back for recycling). */
+  constructor(initial: number | Uint8Array = 1 << 18) {
+    this.buf =
+      typeof initial === 'number'
+        ? Buffer.allocUnsafeSlow(initial)
+        : Buffer.from(initial.buffer, initial.byteOffset, initial.byteLength);
   }
 
   /** Makes room for `n` more bytes. */
@@ -16,7 +20,8 @@ export class Sink {
     if (this.pos + n <= this.buf.length) return;
     let size = this.buf.length * 2;
     while (size < this.pos + n) size *= 2;
-    const next = Buffer.allocUnsafe(size);
+    // Unpooled: the buffer behind a sink may be transferred to another thread whole.
+    const next = Buffer.allocUnsafeSlow(size);
     this.buf.copy(next, 0, 0, this.pos);
     this.buf = next;
   }

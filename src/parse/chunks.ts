@@ -21,6 +21,11 @@ export interface ChunkWalk {
   header: EvtxFileHeader | null;
   diagnostics: Diagnostic[];
   chunks: AsyncGenerator<RawChunk>;
+  /**
+   * Fills `into` with the source's bytes from `offset` (for a consumer that reads spans into
+   * buffers of its own instead of iterating `chunks`); resolves to the count, 0 at the end.
+   */
+  read(into: Uint8Array, offset: number): Promise<number>;
   /** Releases the file when the chunks will not be iterated (idempotent). */
   close(): Promise<void>;
 }
@@ -45,7 +50,12 @@ export async function walkChunks(source: EvtxSource, options: WalkOptions = {}):
       source.subarray(0, FILE_HEADER_SIZE),
       source.length > FILE_HEADER_SIZE ? source.subarray(FILE_HEADER_SIZE, FILE_HEADER_SIZE + 8) : null,
     );
-    return { header, diagnostics, chunks: bufferChunks(source, shared), close: async () => {} };
+    const read = async (into: Uint8Array, offset: number) => {
+      const part = source.subarray(Math.min(offset, source.length), offset + into.length);
+      into.set(part);
+      return part.length;
+    };
+    return { header, diagnostics, chunks: bufferChunks(source, shared), read, close: async () => {} };
   }
   let fh: Awaited<ReturnType<typeof open>>;
   try {
@@ -73,7 +83,16 @@ export async function walkChunks(source: EvtxSource, options: WalkOptions = {}):
         await fh.close();
       }
     };
-    return { header, diagnostics, chunks: fileChunks(fh, close, shared), close };
+    const read = async (into: Uint8Array, offset: number) => {
+      let filled = 0;
+      while (filled < into.length) {
+        const { bytesRead } = await fh.read(into, filled, into.length - filled, offset + filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      return filled;
+    };
+    return { header, diagnostics, chunks: fileChunks(fh, close, shared), read, close };
   } catch (e) {
     await fh.close();
     throw e;

@@ -1,36 +1,37 @@
 /**
- * Pool worker. A task is a span of consecutive chunks: either read by the worker itself
- * from the file (so the main thread does no I/O or copying) or transferred as bytes.
- * A bug surfaces as a diagnostic, never as a lost file.
+ * Pool worker. A task is a span of consecutive chunks, transferred in a buffer that goes
+ * back with the result, as does the buffer holding the span's text: the main thread hands
+ * both out again, so steady-state decoding allocates no buffers. A bug surfaces as a
+ * diagnostic, never as a lost file.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
 import { Piscina } from 'piscina';
-import { CHUNK_SIZE, type DecodedChunk, type DecodeTask, decodeChunkTo } from '../evtx/index.js';
+import { CHUNK_SIZE, type DecodedChunk, type DecodeTask, decodeChunkTo, Sink } from '../evtx/index.js';
 
 export type DecodeOptions = Omit<DecodeTask, 'chunkIndex' | 'fileOffset'>;
 
-export type SpanTask = DecodeOptions &
-  (
-    | {
-        readonly kind: 'file';
-        readonly path: string;
-        readonly firstIndex: number;
-        readonly fileOffset: number;
-        readonly count: number;
-      }
-    | {
-        readonly kind: 'bytes';
-        readonly bytes: ArrayBuffer;
-        readonly byteLength: number;
-        readonly firstIndex: number;
-        readonly fileOffset: number;
-      }
-  );
+export interface SpanTask extends DecodeOptions {
+  /** The span's bytes: `byteLength` bytes at the start of this (transferred) buffer. */
+  readonly bytes: ArrayBuffer;
+  readonly byteLength: number;
+  readonly firstIndex: number;
+  readonly fileOffset: number;
+  /** With `batchText`: a buffer (transferred) to render the span's text into, instead of a new one. */
+  readonly textBuffer?: ArrayBuffer;
+}
 
-export function decodeSafely(bytes: Uint8Array, task: DecodeTask): DecodedChunk {
+export interface SpanResult {
+  readonly chunks: DecodedChunk[];
+  /** The task's `bytes`, handed back for the next span. */
+  readonly bytes: ArrayBuffer;
+}
+
+/** Decodes a chunk; a throw becomes a diagnostic, and text it appended to `textOut` is dropped. */
+export function decodeSafely(bytes: Uint8Array, task: DecodeTask, textOut?: Sink): DecodedChunk {
+  const start = textOut?.pos ?? 0;
   try {
-    return decodeChunkTo(bytes, task);
+    return decodeChunkTo(bytes, task, textOut);
   } catch (e) {
+    if (textOut !== undefined) textOut.pos = start;
     return {
       chunkIndex: task.chunkIndex,
       records: [],
@@ -48,56 +49,61 @@ export function decodeSafely(bytes: Uint8Array, task: DecodeTask): DecodedChunk 
   }
 }
 
-/** Decodes every 64 KiB chunk of `bytes` (the last may be partial). */
+/**
+ * Decodes every 64 KiB chunk of `bytes` (the last may be partial). Batch text goes into
+ * `textOut` when given: each chunk's `text` is then a view of the sink's final buffer.
+ */
 export function decodeSpan(
   bytes: Uint8Array,
   firstIndex: number,
   fileOffset: number,
   options: DecodeOptions,
+  textOut?: Sink,
 ): DecodedChunk[] {
   const out: DecodedChunk[] = [];
+  const ends: number[] = [];
   for (let at = 0, i = firstIndex; at < bytes.length; at += CHUNK_SIZE, i++) {
     const chunk = bytes.subarray(at, Math.min(bytes.length, at + CHUNK_SIZE));
-    out.push(decodeSafely(chunk, { ...options, chunkIndex: i, fileOffset: fileOffset + at }));
+    out.push(decodeSafely(chunk, { ...options, chunkIndex: i, fileOffset: fileOffset + at }, textOut));
+    ends.push(textOut?.pos ?? 0);
   }
-  return out;
+  if (textOut === undefined) return out;
+  // Views are made last: the sink may have moved to a larger buffer while the span was written.
+  const { buffer, byteOffset } = textOut.buf;
+  return out.map((d, i) => {
+    const start = i === 0 ? 0 : ends[i - 1]!;
+    return { ...d, text: new Uint8Array(buffer, byteOffset + start, ends[i]! - start) };
+  });
 }
 
-let readBuffer = new Uint8Array(0);
+/** Room for a span's text when no buffer is handed in: 16 chunks render to about 0.6–0.8 MB. */
+const SPAN_TEXT_BYTES = 1 << 20;
 
-function readSpan(path: string, fileOffset: number, count: number): Uint8Array {
-  const want = count * CHUNK_SIZE;
-  if (readBuffer.length < want) readBuffer = new Uint8Array(want);
-  const fd = openSync(path, 'r');
-  try {
-    let filled = 0;
-    while (filled < want) {
-      const n = readSync(fd, readBuffer, filled, want - filled, fileOffset + filled);
-      if (n === 0) break;
-      filled += n;
-    }
-    return readBuffer.subarray(0, filled);
-  } finally {
-    closeSync(fd);
+export default function decodeWorker(task: SpanTask): SpanResult {
+  const bytes = new Uint8Array(task.bytes, 0, task.byteLength);
+  const options: DecodeOptions = {
+    outputs: task.outputs,
+    validateChecksums: task.validateChecksums,
+    timePrecision: task.timePrecision,
+    ...(task.batchText === undefined ? {} : { batchText: task.batchText }),
+  };
+  let textOut: Sink | undefined;
+  if (task.batchText === true) {
+    textOut = new Sink(task.textBuffer === undefined ? SPAN_TEXT_BYTES : new Uint8Array(task.textBuffer));
   }
-}
-
-export default function decodeWorker(task: SpanTask): DecodedChunk[] {
-  const bytes =
-    task.kind === 'file'
-      ? readSpan(task.path, task.fileOffset, task.count)
-      : new Uint8Array(task.bytes, 0, task.byteLength);
-  const decoded = decodeSpan(bytes, task.firstIndex, task.fileOffset, task);
-  const buffers = decoded.flatMap((d) => (d.text === undefined ? [] : [d.text.buffer]));
-  if (buffers.length === 0) return decoded;
-  // Transfer the rendered text instead of copying it back to the main thread.
+  const result: SpanResult = {
+    chunks: decodeSpan(bytes, task.firstIndex, task.fileOffset, options, textOut),
+    bytes: task.bytes,
+  };
+  // Both buffers go back by transfer, not by copy.
+  const buffers = textOut === undefined ? [task.bytes] : [task.bytes, textOut.buf.buffer];
   const transferable = {
     get [Piscina.transferableSymbol]() {
       return buffers;
     },
     get [Piscina.valueSymbol]() {
-      return decoded;
+      return result;
     },
   };
-  return Piscina.move(transferable as never) as unknown as DecodedChunk[];
+  return Piscina.move(transferable as never) as unknown as SpanResult;
 }

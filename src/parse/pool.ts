@@ -4,7 +4,7 @@
  */
 import { Piscina } from 'piscina';
 import type { DecodedChunk } from '../evtx/index.js';
-import type { SpanTask } from './decode-worker.js';
+import type { SpanResult, SpanTask } from './decode-worker.js';
 
 /** Under tsx the sources run as .ts; the built package runs the compiled .js next to this file. */
 const workerUrl = new URL(
@@ -21,11 +21,14 @@ export class DecodePool {
       minThreads: threads,
       maxThreads: threads,
       idleTimeout: 30_000,
+      // A second task waits in each worker, so it never idles while the main thread dispatches.
+      concurrentTasksPerWorker: 2,
     });
   }
 
-  run(task: SpanTask, signal?: AbortSignal): Promise<DecodedChunk[]> {
-    const transferList = task.kind === 'bytes' ? [task.bytes] : [];
+  run(task: SpanTask, signal?: AbortSignal): Promise<SpanResult> {
+    const transferList: ArrayBuffer[] = [task.bytes];
+    if (task.textBuffer !== undefined) transferList.push(task.textBuffer);
     return this.piscina.run(task, { transferList, ...(signal ? { signal } : {}) });
   }
 
@@ -34,22 +37,46 @@ export class DecodePool {
   }
 }
 
-/** Runs span tasks keeping at most `maxInFlight` outstanding, yielding chunks in input order. */
+/** Buffers that came back from the workers, to be handed out again. */
+export interface SpareBuffers {
+  readonly bytes: ArrayBuffer[];
+  readonly text: ArrayBuffer[];
+}
+
+/**
+ * Runs span tasks keeping at most `maxInFlight` outstanding, yielding chunks in input order.
+ * Input buffers go to `spares.bytes` as soon as a span is back. With `recycleText`, a span's
+ * text buffer goes to `spares.text` once the consumer has asked for the chunk after the
+ * span's last: no allocation and no GC-tracked transfer per span.
+ */
 export async function* orderedDecode(
   tasks: AsyncIterable<SpanTask> | Iterable<SpanTask>,
   pool: DecodePool,
   maxInFlight: number,
+  spares: SpareBuffers,
+  recycleText: boolean,
   signal?: AbortSignal,
 ): AsyncGenerator<DecodedChunk> {
-  const inFlight: Promise<DecodedChunk[]>[] = [];
+  const inFlight: Promise<SpanResult>[] = [];
+  const run = (t: SpanTask) => {
+    const textBuffer = spares.text.pop();
+    const p = pool.run(textBuffer === undefined ? t : { ...t, textBuffer }, signal);
+    p.catch(() => {}); // observed when its turn comes; avoids an unhandled rejection meanwhile
+    inFlight.push(p);
+  };
+  const next = async function* () {
+    const { chunks, bytes } = await inFlight.shift()!;
+    spares.bytes.push(bytes);
+    yield* chunks;
+    const text = chunks[0]?.text;
+    if (recycleText && text !== undefined) spares.text.push(text.buffer as ArrayBuffer);
+  };
   try {
     for await (const t of tasks) {
-      const p = pool.run(t, signal);
-      p.catch(() => {}); // observed when its turn comes; avoids an unhandled rejection meanwhile
-      inFlight.push(p);
-      if (inFlight.length >= maxInFlight) yield* await inFlight.shift()!;
+      run(t);
+      if (inFlight.length >= maxInFlight) yield* next();
     }
-    while (inFlight.length > 0) yield* await inFlight.shift()!;
+    while (inFlight.length > 0) yield* next();
   } finally {
     await Promise.allSettled(inFlight);
   }
