@@ -64,3 +64,16 @@ export function commandExists(cmd: string): Promise<boolean> {
     c.on('error', () => resolve(false));
   });
 }
+
+/** How many bytes `cmd args…` writes to stdout (counted as they stream, not kept). */
+export function outputBytes(cmd: string, args: readonly string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    let n = 0;
+    child.stdout.on('data', (d: Buffer) => {
+      n += d.length;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(n) : reject(new Error(`${cmd} exited with ${code}`))));
+  });
+}

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: decoding throughput on the 81 MB corpus file and the whole corpus, for the
  * main thread, 1 and 2 workers, against libevtx's evtxexport, @ts-evtx/core and python-evtx
- * measured in the same run; and peak memory on a 1 GB generated file. One JSON object per
+ * measured in the same run; thread scaling on 1 GiB; the ceilings this machine sets on those
+ * ratios (`ceilings`); and peak memory on a 1 GB generated file. One JSON object per
  * line on stdout; the last line holds the ratios. Options: --runs N, --only NAME, --skip-peers.
  * The other subsystems have their own scripts (`bench/<name>.ts`, one JSON object per line),
  * run here one after another in child processes so that their heaps do not meet.
@@ -12,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { corpusEvtxFiles, EVTX_DIR, hasCorpus } from '../test/helpers/corpus.js';
-import { commandExists, median, type Timed, timeProcess } from './measure.js';
+import { commandExists, median, outputBytes, type Timed, timeProcess } from './measure.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -249,6 +250,79 @@ async function scaleBench(): Promise<void> {
   results.scale1GB_workers2VsMainThread = Number((t0 / t2).toFixed(2));
 }
 
+/**
+ * What this machine allows any Node program, measured in the same run as the targets they bound.
+ * 15× evtxexport: a process that decodes nothing, only reads the 81 MB file and writes as many
+ * bytes as `tae parse -f xml` does (and once more with one JS pass over every byte).
+ * 2 workers ≥ 1.8× one: two independent main-thread decoders on the 2 cores against one alone.
+ * They share nothing, so no pool can scale better than they do on this machine.
+ */
+async function ceilingsBench(): Promise<void> {
+  const size = statSync(BIG).size;
+  const xmlBytes = await outputBytes('node', [CLI, 'parse', '-q', '-f', 'xml', BIG]);
+  const floor = (touch: boolean) =>
+    median(RUNS, () =>
+      timeProcess(
+        'node',
+        [join(import.meta.dirname, 'floor.mjs'), BIG, String(xmlBytes), ...(touch ? ['touch'] : [])],
+        {
+          cpus: '0',
+          discard: true,
+        },
+      ),
+    );
+  const bare = report(
+    'ceilings',
+    `no decoding: start, read the file, write ${xmlBytes} bytes, 1 core`,
+    await floor(false),
+    BIG_RECORDS,
+    size,
+  );
+  const touched = report(
+    'ceilings',
+    'the same with one JS pass over every byte, 1 core',
+    await floor(true),
+    BIG_RECORDS,
+    size,
+  );
+  if (await commandExists('evtxexport')) {
+    const ee = report(
+      'ceilings',
+      'libevtx evtxexport -f xml, 1 core',
+      await median(RUNS, () => timeProcess('evtxexport', ['-f', 'xml', BIG], { cpus: '0', discard: true })),
+      BIG_RECORDS,
+      size,
+    );
+    results.noDecodingVsEvtxexport = Number((ee / bare).toFixed(2));
+    results.onePassVsEvtxexport = Number((ee / touched).toFixed(2));
+  }
+  const big = await generated('tae-bench-corpus-1GB.evtx', ['--from', BIG]);
+  if (big === null) return;
+  const bigSize = statSync(big).size;
+  const records = Math.round((BIG_RECORDS * bigSize) / size);
+  const decoder = () =>
+    timeProcess('node', [CLI, 'parse', '-q', '-t', '0', '-f', 'jsonl', big], { cpus: '0,1', discard: true });
+  const alone = report(
+    'ceilings',
+    'one main-thread decoder alone, 1 GiB, 2 cores',
+    await median(RUNS, decoder),
+    records,
+    bigSize,
+  );
+  const pair = await median(RUNS, async () => {
+    const both = await Promise.all([decoder(), decoder()]);
+    return { ...both[0]!, wallMs: Math.max(both[0]!.wallMs, both[1]!.wallMs) };
+  });
+  report(
+    'ceilings',
+    'two independent main-thread decoders at once (records of both), 1 GiB, 2 cores',
+    pair,
+    2 * records,
+    2 * bigSize,
+  );
+  results.independentPairVsOne = Number(((2 * alone) / pair.wallMs).toFixed(2));
+}
+
 async function memoryBench(): Promise<void> {
   const big = await generated('tae-bench-1GB.evtx', []);
   if (big === null) {
@@ -278,6 +352,7 @@ if (!existsSync(CLI)) {
 if (!hasCorpus) console.error(`bench: corpus not found at ${EVTX_DIR}; only the memory bench runs`);
 if (hasCorpus && want('decode')) await decodeBench();
 if (hasCorpus && want('scale')) await scaleBench();
+if (hasCorpus && want('ceilings')) await ceilingsBench();
 if (hasCorpus && want('corpus')) await corpusBench();
 if (want('memory')) await memoryBench();
 for (const name of SUBSYSTEMS) {

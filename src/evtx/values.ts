@@ -31,11 +31,15 @@ export class ValueError extends Error {}
  * A decoded value. Validation happens when it is read (so a bad value fails its record at
  * parse time) but its text is only formatted on first use: compiled renderers write most
  * values straight from the chunk bytes (see write-value.ts) and never ask for it.
+ * A record makes one per substitution, so it is kept small: five own fields; `kind` and the
+ * array fields live on the prototype (arrays are `ArrayValue`s).
  */
 export class Value implements XmlValue {
-  readonly kind = 'value' as const;
-  /** True when the text is empty (NULL, empty or NUL-led strings, empty binary…). */
-  readonly empty: boolean;
+  declare readonly kind: 'value';
+  /** An array's items as text, null for a single value. */
+  declare readonly items: readonly string[] | null;
+  /** An array's items as values (compiled templates fill them one by one). */
+  declare readonly parts: readonly Value[] | null;
   private formatted: string | null;
 
   constructor(
@@ -44,17 +48,36 @@ export class Value implements XmlValue {
     readonly size: number,
     readonly type: number,
     text: string | null,
-    readonly items: readonly string[] | null,
-    /** An array's items as values (compiled templates fill them one by one). */
-    readonly parts: readonly Value[] | null = null,
   ) {
     this.formatted = text;
-    this.empty = text === null ? isEmptyAt(bytes, offset, size, type) : text.length === 0;
+  }
+
+  /** True when the text is empty (NULL, empty or NUL-led strings, empty binary…). */
+  get empty(): boolean {
+    const f = this.formatted;
+    return f === null ? isEmptyAt(this.bytes, this.offset, this.size, this.type) : f.length === 0;
   }
 
   get text(): string {
     this.formatted ??= textAt(this.bytes, this.offset, this.size, this.type);
     return this.formatted;
+  }
+}
+Object.defineProperties(Value.prototype, {
+  kind: { value: 'value' },
+  items: { value: null, writable: true },
+  parts: { value: null, writable: true },
+});
+
+/** An array value: its items, as text and as values. */
+class ArrayValue extends Value {
+  declare readonly items: readonly string[];
+  declare readonly parts: readonly Value[];
+
+  constructor(b: Uint8Array, o: number, size: number, type: number, items: string[], parts: Value[]) {
+    super(b, o, size, type, items.join(','));
+    Object.defineProperty(this, 'items', { value: items, enumerable: true });
+    Object.defineProperty(this, 'parts', { value: parts, enumerable: true });
   }
 }
 
@@ -87,10 +110,10 @@ function textAt(b: Uint8Array, o: number, size: number, type: number): string {
 }
 
 const NO_BYTES = new Uint8Array(0);
-export const nullValue: XmlValue = new Value(NO_BYTES, 0, 0, T.NULL, '', null);
+export const nullValue: XmlValue = new Value(NO_BYTES, 0, 0, T.NULL, '');
 
 const lazy = (b: Uint8Array, o: number, size: number, type: number): Value =>
-  new Value(b, o, size, type, null, null);
+  new Value(b, o, size, type, null);
 
 /** Decodes one value of `type` stored in `size` bytes at `o`. BinXML (0x21) is handled by the caller. */
 export function decodeValue(b: Uint8Array, o: number, size: number, type: number): Value {
@@ -119,7 +142,7 @@ export function decodeValue(b: Uint8Array, o: number, size: number, type: number
         throw new ValueError(`value of type 0x${type.toString(16)} needs ${width} bytes, has ${size}`);
       if (type === T.FILETIME && !filetimeInRange(b, o)) throw new ValueError('FILETIME out of range');
       // Rare, and validating it is most of the work of formatting it.
-      if (type === T.SYSTEMTIME) return new Value(b, o, size, type, fixedText(b, o, type, size), null);
+      if (type === T.SYSTEMTIME) return new Value(b, o, size, type, fixedText(b, o, type, size));
       return lazy(b, o, size, type);
     }
   }
@@ -181,7 +204,7 @@ function decodeArray(b: Uint8Array, o: number, size: number, itemType: number): 
   const parts: Value[] = [];
   const item = (at: number, bytes: number, text: string) => {
     items.push(text);
-    parts.push(new Value(b, at, bytes, itemType, text, null));
+    parts.push(new Value(b, at, bytes, itemType, text));
   };
   if (itemType === T.STRING) {
     let start = o;
@@ -198,7 +221,7 @@ function decodeArray(b: Uint8Array, o: number, size: number, itemType: number): 
     if (width === undefined) throw new ValueError(`unknown array item type 0x${itemType.toString(16)}`);
     for (let p = o; p + width <= o + size; p += width) item(p, width, fixedText(b, p, itemType, width));
   }
-  return new Value(b, o, size, itemType | T.ARRAY, items.join(','), items, parts);
+  return new ArrayValue(b, o, size, itemType | T.ARRAY, items, parts);
 }
 
 function ansiUntilNul(b: Uint8Array, o: number, size: number): string {
