@@ -330,7 +330,7 @@ async function ceilingsBench(): Promise<void> {
  * takes S + F and two at best S + F − D/2: no pool makes 2 workers faster than that ratio there.
  */
 function warmupBound(): void {
-  const start = spawnSync('taskset', ['-c', '0', process.execPath, '-e', '0']);
+  const primer = spawnSync('taskset', ['-c', '0', process.execPath, '-e', '0']); // loads node's files into the cache
   const t0 = performance.now();
   spawnSync('taskset', ['-c', '0', process.execPath, '-e', '0']);
   const startMs = performance.now() - t0;
@@ -339,7 +339,7 @@ function warmupBound(): void {
     ['-c', '0', process.execPath, join(import.meta.dirname, 'steady-state.mjs'), BIG, '0', '3000'],
     { encoding: 'utf8' },
   );
-  if (start.status !== 0 || child.status !== 0) return;
+  if (primer.status !== 0 || child.status !== 0) return;
   const { firstPassMs, passMs } = JSON.parse(child.stdout.trim()) as { firstPassMs: number; passMs: number };
   const bound = (startMs + firstPassMs) / (startMs + firstPassMs - passMs / 2);
   emit({

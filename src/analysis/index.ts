@@ -43,6 +43,13 @@ export {
   timelineInsight,
 } from './insights.js';
 export { type DescribeEvent, renderMessage, resolveParameters, summarizeFields } from './message.js';
+export {
+  createSigmaPass,
+  type EventAdded,
+  type SigmaPass,
+  type SigmaPassOptions,
+  type SigmaPassRules,
+} from './sigma-pass.js';
 export { formatTime } from './text.js';
 export {
   type EventSource,

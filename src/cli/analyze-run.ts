@@ -1,23 +1,20 @@
 /**
  * `tae analyze`'s work, in this process and without a data directory: the `winevtx` parse
  * job's pipeline (src/jobs/winevtx.ts) over files read in place. Each file is decoded once
- * (large ones on the decode pool) and fed to the analyzer; with Sigma each new event is
- * matched, correlations run at the end, and every match is also kept with its rule for the
- * summary, the JSON results and the report. Insights are those of the job, in its order.
+ * (large ones on the decode pool) and goes through the job's pipeline (analysis/sigma-pass.ts);
+ * every reported match is also kept with its rule for the summary, the JSON results and the
+ * report. Insights are those of the job, in its order.
  */
 import { statSync } from 'node:fs';
-import { createAnalyzer, flattenResults, type Insight, sigmaRuleRef } from '../analysis/index.js';
+import { createAnalyzer, createSigmaPass, flattenResults, type Insight } from '../analysis/index.js';
 import { isTaeError } from '../errors/index.js';
 import { eventDescriber } from '../lookup/index.js';
 import { DecodePool, parseEvtx } from '../parse/index.js';
-import { type BaseMatch, correlate, type SigmaRule, sigmaEventFromEvtx } from '../sigma/index.js';
 import { Detections } from './detections.js';
 import type { SigmaRules } from './sigma-rules.js';
 
 /** As the job runner: below this size, handing chunks to threads costs more than it saves. */
 const INLINE_BELOW_BYTES = 8 * 1024 * 1024;
-/** Base matches kept for correlations, as the job runner. */
-const MAX_CORRELATION_MATCHES = 1_000_000;
 
 export interface AnalyzeProgress {
   readonly file: string;
@@ -47,9 +44,8 @@ export interface AnalyzeResult {
 export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResult> {
   const { sigma } = options;
   const analyzer = createAnalyzer({ sigma: sigma !== undefined, describe: eventDescriber() });
+  const pass = createSigmaPass({ analyzer, ...(sigma === undefined ? {} : { sigma }) });
   const detections = new Detections();
-  const correlating = sigma !== undefined && sigma.loaded.correlations.length > 0;
-  const matches: BaseMatch[] = [];
   const failures: { file: string; message: string }[] = [];
   let pool: DecodePool | undefined;
   let records = 0;
@@ -77,19 +73,15 @@ export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResu
           const e = r.event;
           if (e === undefined) continue;
           records++;
-          if (!analyzer.add(e, { file }) || sigma === undefined) continue;
-          const event = sigmaEventFromEvtx(e);
-          for (const { rule } of sigma.ruleSet.match(event)) {
-            const place = {
+          for (const rule of pass.add(e, file).rules) {
+            detections.add(rule, {
               recordId: e.recordId,
               timestamp: e.timestamp,
               channel: e.channel,
               computer: e.computer,
-            };
-            analyzer.addSigmaMatch({ rule: sigmaRuleRef(rule), ...place });
-            detections.add(rule, { ...place, eventId: e.eventId, file });
-            if (correlating && matches.length < MAX_CORRELATION_MATCHES)
-              matches.push({ rule, timestamp: e.timestamp, event, recordId: e.recordId });
+              eventId: e.eventId,
+              file,
+            });
           }
         }
         progress();
@@ -109,14 +101,8 @@ export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResu
       records,
       failures,
     };
-  if (correlating) {
-    const rules: readonly SigmaRule[] = sigma.loaded.rules;
-    const { hits } = correlate({ correlations: sigma.loaded.correlations, matches, knownRules: rules });
-    for (const h of hits) {
-      analyzer.addSigmaMatch({ rule: sigmaRuleRef(h.correlation), recordId: 0, timestamp: h.firstTimestamp });
-      detections.add(h.correlation, { recordId: h.recordIds[0] ?? 0, timestamp: h.firstTimestamp });
-    }
-  }
+  for (const h of pass.finish())
+    detections.add(h.correlation, { recordId: h.recordIds[0] ?? 0, timestamp: h.firstTimestamp });
   const errors: Insight[] = failures.map((f) => ({ Error: { message: f.message } }));
   return { insights: [...flattenResults(analyzer.finish()), ...errors], detections, records, failures };
 }

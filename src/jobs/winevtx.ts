@@ -11,13 +11,13 @@
 import {
   type Analyzer,
   createAnalyzer,
+  createSigmaPass,
   type DescribeEvent,
   flattenResults,
   sigmaRuleRef,
 } from '../analysis/index.js';
 import { eventDescriber } from '../lookup/index.js';
 import type { EventSink, SigmaRuleRef } from '../search/index.js';
-import { type BaseMatch, correlate, type SigmaRule, sigmaEventFromEvtx } from '../sigma/index.js';
 import { type Insight, isErrorInsight } from './insights.js';
 import { type DecodeOptions, forEachJobFile } from './job-files.js';
 import type { CompiledSigma } from './sigma-file.js';
@@ -77,51 +77,24 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
     sigma: CompiledSigma | undefined,
     index: EventSink | undefined,
   ): Promise<Insight[]> {
-    const correlating = sigma !== undefined && sigma.loaded.correlations.length > 0;
-    const matches: BaseMatch[] = [];
-    const limit = options.maxMatches ?? 1_000_000;
+    const pass = createSigmaPass({
+      analyzer,
+      ...(sigma === undefined ? {} : { sigma }),
+      ...(options.maxMatches === undefined ? {} : { maxMatches: options.maxMatches }),
+    });
     const { parsed, errors } = await forEachJobFile(input.file_ids, ctx, options, async (file, parse) => {
       for await (const r of parse) {
         const e = r.event;
         if (e === undefined) continue;
-        if (!analyzer.add(e, { file: file.name })) {
-          index?.duplicate(e, file.name);
-          continue;
-        }
-        if (sigma === undefined) {
-          index?.add(e, file.name, NO_RULES);
-          continue;
-        }
-        const event = sigmaEventFromEvtx(e);
-        const rules: SigmaRuleRef[] = [];
-        for (const { rule } of sigma.ruleSet.match(event)) {
-          const ref = sigmaRuleRef(rule);
-          rules.push(ref);
-          analyzer.addSigmaMatch({
-            rule: ref,
-            recordId: e.recordId,
-            timestamp: e.timestamp,
-            channel: e.channel,
-            computer: e.computer,
-          });
-          if (correlating && matches.length < limit)
-            matches.push({ rule, timestamp: e.timestamp, event, recordId: e.recordId });
-        }
-        index?.add(e, file.name, rules);
+        const added = pass.add(e, file.name);
+        if (!added.fresh) index?.duplicate(e, file.name);
+        else index?.add(e, file.name, added.rules.length === 0 ? NO_RULES : added.rules.map(sigmaRuleRef));
       }
       analyzer.addDiagnostics(parse.diagnostics, { file: file.name });
       index?.fileDiagnostics(file.name, parse.diagnostics);
     });
     if (parsed === 0) return errors;
-    if (correlating) {
-      const rules: readonly SigmaRule[] = sigma.loaded.rules;
-      const { hits } = correlate({ correlations: sigma.loaded.correlations, matches, knownRules: rules });
-      for (const h of hits) {
-        const ref = sigmaRuleRef(h.correlation);
-        analyzer.addSigmaMatch({ rule: ref, recordId: 0, timestamp: h.firstTimestamp });
-        index?.correlation(ref, h.firstTimestamp);
-      }
-    }
+    for (const h of pass.finish()) index?.correlation(sigmaRuleRef(h.correlation), h.firstTimestamp);
     return [...flattenResults(analyzer.finish()), ...errors];
   }
 }
