@@ -9,11 +9,12 @@ import { test } from 'node:test';
  */
 const ALLOWED: Record<string, readonly string[]> = {
   errors: [],
+  base64: [],
   evtx: ['errors'],
   parse: ['errors', 'evtx'],
-  sigma: ['errors', 'evtx'],
+  sigma: ['errors', 'evtx', 'base64'],
   lookup: ['errors'],
-  yara: ['errors', 'native'],
+  yara: ['errors', 'native', 'base64'],
   rules: ['errors', 'sigma', 'yara', 'native'],
   analysis: ['errors', 'evtx', 'sigma', 'lookup'],
   crypto: ['errors'],
@@ -36,6 +37,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   ],
   service: [
     'errors',
+    'base64',
     'store',
     'crypto',
     'jobs',
@@ -91,7 +93,7 @@ const IO_MODULES = [
   'node:child_process',
   'node:worker_threads',
 ];
-const PURE = new Set(['evtx', 'errors', 'sigma', 'lookup', 'analysis']);
+const PURE = new Set(['evtx', 'errors', 'base64', 'sigma', 'lookup', 'analysis']);
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>

@@ -1,4 +1,5 @@
 /** Checks at the door: request bodies are hostile until these say otherwise. */
+import { base64ByteLength, cleanBase64, decodeBase64 } from '../base64/index.js';
 import { isUuid } from '../crypto/index.js';
 import type { TaeError } from '../errors/index.js';
 
@@ -24,25 +25,16 @@ export function idList(value: unknown, max: number, errors: IdListErrors): strin
   return ids;
 }
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}(?:==)?|[A-Za-z0-9+/]{3}=?)?$/;
-const BASE64URL = /^[A-Za-z0-9_-]*$/;
-
 /**
- * The text of a Base64 rule (standard or URL-safe alphabet; whitespace ignored), or null when
- * it is not a string, not Base64, empty or not UTF-8. Too long: `tooLong`.
+ * The text of a Base64 rule (see base64/), or null when it is not a string, not Base64,
+ * empty or not UTF-8. Too long: `tooLong`.
  */
 export function decodeBase64Text(value: unknown, maxBytes: number, tooLong: () => TaeError): string | null {
-  if (typeof value !== 'string') return null;
-  const compact = value.replace(/\s+/g, '');
-  if (compact.length > Math.ceil(maxBytes / 3) * 4) throw tooLong();
-  if (compact.length === 0) return null;
-  const url = !BASE64.test(compact);
-  if (url && !BASE64URL.test(compact)) return null;
-  const bytes = Buffer.from(compact, url ? 'base64url' : 'base64');
-  if (bytes.length === 0) return null;
-  if (bytes.length > maxBytes) throw tooLong();
+  const clean = cleanBase64(value);
+  if (clean === null || clean === '') return null;
+  if (base64ByteLength(clean) > maxBytes) throw tooLong();
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return new TextDecoder('utf-8', { fatal: true }).decode(decodeBase64(clean));
   } catch {
     return null;
   }

@@ -3,6 +3,7 @@
  * bodies: 400 `Invalid test data format`, 422 `Rule is required`. Base64 is checked strictly
  * (Buffer's decoder silently skips foreign characters).
  */
+import { base64ByteLength, cleanBase64, decodeBase64 } from '../base64/index.js';
 import { TaeError } from '../errors/index.js';
 
 export type YaraOperation = 'run_rule' | 'run_community_rules';
@@ -19,28 +20,9 @@ export type ResolvedDataRequest =
   | { readonly operation: 'run_rule'; readonly testData: string; readonly rule: string }
   | { readonly operation: 'run_community_rules'; readonly testData: string };
 
-const STANDARD = /^[A-Za-z0-9+/]*={0,2}$/;
-const URL_SAFE = /^[A-Za-z0-9_-]*={0,2}$/;
-
-/** The base64 text without line breaks and spaces, or null when it is not base64. */
-export function cleanBase64(text: unknown): string | null {
-  if (typeof text !== 'string') return null;
-  const clean = /\s/.test(text) ? text.replace(/\s+/g, '') : text;
-  if (!STANDARD.test(clean) && !URL_SAFE.test(clean)) return null;
-  const padded = clean.endsWith('=');
-  if (padded ? clean.length % 4 !== 0 : clean.length % 4 === 1) return null;
-  return clean;
-}
-
-/** Exact decoded length of clean base64 text, computed without decoding. */
-export function base64Length(clean: string): number {
-  const pad = clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0;
-  return Math.floor(((clean.length - pad) * 3) / 4);
-}
-
 /** Decodes straight into shared memory, so the scan worker reads it without a copy. */
 export function decodeBase64Shared(clean: string): Uint8Array {
-  const out = Buffer.from(new SharedArrayBuffer(base64Length(clean)));
+  const out = Buffer.from(new SharedArrayBuffer(base64ByteLength(clean)));
   const written = out.write(clean, 'base64');
   return out.subarray(0, written);
 }
@@ -56,7 +38,7 @@ export function decodeRuleField(field: unknown): string | null {
   const clean = cleanBase64(field);
   if (clean === null || clean === '') return null;
   try {
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(clean, 'base64'));
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(decodeBase64(clean));
     return text.trim() === '' ? null : text;
   } catch {
     return null;

@@ -4,6 +4,7 @@
  * (compiler errors, timeouts, oversized data) comes back as an Error element, status 200.
  */
 import type { NativeVariables } from '../../native/yara-x.js';
+import { base64ByteLength } from '../base64/index.js';
 import { invalidOption } from '../errors/index.js';
 import type { CompiledRuleSet } from './cache.js';
 import { diagnosticsText } from './diagnostics.js';
@@ -25,7 +26,7 @@ import {
   type YaraDataResponse,
 } from './insights.js';
 import { checkVariables } from './options.js';
-import { base64Length, decodeBase64Shared, type ResolvedDataRequest, resolveDataRequest } from './request.js';
+import { decodeBase64Shared, type ResolvedDataRequest, resolveDataRequest } from './request.js';
 
 /** The community pack, compiled by the rule library (or a function producing it on first use). */
 export type CommunityRules = CompiledRuleSet | (() => CompiledRuleSet | Promise<CompiledRuleSet>);
@@ -60,7 +61,7 @@ export async function runYara(request: unknown, options: RunYaraOptions = {}): P
   checkVariables('variables', options.variables);
   const engine = options.engine ?? defaultYaraEngine();
   const tail = req.operation === 'run_rule' ? () => metadataInsight('', req.rule) : null;
-  const size = base64Length(req.testData);
+  const size = base64ByteLength(req.testData);
   if (size > maxBytes) {
     const tooLarge = errorInsight(`Test data is ${size} bytes, over the ${maxBytes}-byte limit`);
     return { results: tail ? [tooLarge, tail()] : [tooLarge] };

@@ -2,6 +2,7 @@
  * `test_data` of the Sigma data endpoint: base64 of JSON (one object, an array, or JSON lines;
  * flat, nested, or the evtx crate's event shape) or of event-log XML, turned into events.
  */
+import { base64ByteLength, cleanBase64, decodeBase64 } from '../../base64/index.js';
 import { TaeError } from '../../errors/index.js';
 import { type EvtxEvent, toEvent } from '../../evtx/index.js';
 import { eventJsonToNodes, isEventJson } from './json-event.js';
@@ -22,18 +23,14 @@ export type TestRecord =
 const invalid = (why: string) =>
   new TaeError('INVALID_ARGUMENT', 'Invalid test data format', { bodyFormat: 'text', context: { why } });
 
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
 export function decodeBase64Text(value: unknown, what: string): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const compact = value.replace(/\s+/g, '');
-  if (compact.length % 4 === 1 || !BASE64.test(compact)) return undefined;
-  if (compact.length > Math.ceil((MAX_TEST_DATA_BYTES * 4) / 3) + 4)
+  const clean = cleanBase64(value);
+  if (clean === null) return undefined;
+  if (base64ByteLength(clean) > MAX_TEST_DATA_BYTES)
     throw new TaeError('TOO_LARGE', `${what} exceeds ${MAX_TEST_DATA_BYTES / 1024 / 1024} MB`, {
       bodyFormat: 'text',
     });
-  const bytes = Buffer.from(compact, 'base64');
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(decodeBase64(clean));
   return text.replace(/^\uFEFF/, '');
 }
 
