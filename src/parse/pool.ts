@@ -45,7 +45,7 @@ export interface SpareBuffers {
 
 /**
  * Runs span tasks keeping at most `maxInFlight` outstanding, yielding chunks in input order.
- * Input buffers go to `spares.bytes` as soon as a span is back. With `recycleText`, a span's
+ * Input buffers that come back go to `spares.bytes` at once. With `recycleText`, a span's
  * text buffer goes to `spares.text` once the consumer has asked for the chunk after the
  * span's last: no allocation and no GC-tracked transfer per span.
  */
@@ -66,7 +66,7 @@ export async function* orderedDecode(
   };
   const next = async function* () {
     const { chunks, bytes } = await inFlight.shift()!;
-    spares.bytes.push(bytes);
+    if (bytes !== undefined) spares.bytes.push(bytes);
     yield* chunks;
     const text = chunks[0]?.text;
     if (recycleText && text !== undefined) spares.text.push(text.buffer as ArrayBuffer);
