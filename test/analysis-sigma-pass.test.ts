@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { createAnalyzer, createSigmaPass, flattenResults } from '../src/analysis/index.js';
 import type { EvtxEvent } from '../src/evtx/index.js';
 import { compileRuleSet, loadRules } from '../src/sigma/index.js';
+import { securityEvent } from './helpers/security-event.js';
 
 const RULES = `title: Failed logon seen
 name: failed_logon
@@ -33,28 +34,8 @@ const T0 = Date.parse('2024-03-12T10:00:00Z');
 
 function logon(recordId: number, eventId: number): EvtxEvent {
   const timestamp = T0 + recordId * 1000;
-  return {
-    recordId,
-    timestamp,
-    timestampText: new Date(timestamp).toISOString().replace('Z', '0000Z'),
-    eventId,
-    qualifiers: null,
-    version: 0,
-    level: 0,
-    task: 12544,
-    opcode: 0,
-    keywords: '0x8010000000000000',
-    provider: 'Microsoft-Windows-Security-Auditing',
-    providerGuid: null,
-    channel: 'Security',
-    computer: 'HOST-1',
-    userSid: null,
-    processId: 668,
-    threadId: 1,
-    data: { TargetUserName: 'admin', LogonType: '3', IpAddress: '10.0.0.9' },
-    unnamedData: [],
-    userDataName: null,
-  };
+  const timestampText = new Date(timestamp).toISOString().replace('Z', '0000Z');
+  return securityEvent({ recordId, timestamp, timestampText, eventId });
 }
 
 function runPass(rulesText: string) {
