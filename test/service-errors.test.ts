@@ -21,6 +21,7 @@ import {
   endpointError,
   errorResponse,
 } from '../src/service/index.js';
+import { SPEC_FILE } from './helpers/corpus.js';
 
 const KEY = 'owner key: correct horse battery';
 const OTHER_KEY = 'other key: tr0ub4dor&3 tr0ub4dor';
@@ -505,7 +506,7 @@ describe('500 rows: unexpected failures answer with an error id', () => {
   });
 });
 
-const SPEC = join(import.meta.dirname, '..', '..', 'shared', 'spec', 'service-interface.md');
+const SPEC = SPEC_FILE;
 
 test('every quoted message of the spec table is a row of its endpoint with a listed status', {
   skip: existsSync(SPEC) ? false : 'spec not found',

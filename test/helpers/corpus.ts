@@ -1,11 +1,17 @@
-/** Locating the shared corpus (`../shared/corpus` beside the repository, or TAE_CORPUS). */
+/**
+ * Locating the shared folder (`../shared` beside the repository, or TAE_SHARED) and its corpus
+ * (`<shared>/corpus`, or TAE_CORPUS).
+ */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
-export const CORPUS = resolve(
-  process.env.TAE_CORPUS ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'corpus'),
+export const SHARED = resolve(
+  process.env.TAE_SHARED ?? join(import.meta.dirname, '..', '..', '..', 'shared'),
 );
+export const CORPUS = resolve(process.env.TAE_CORPUS ?? join(SHARED, 'corpus'));
+/** The service interface every endpoint follows. */
+export const SPEC_FILE = join(SHARED, 'spec', 'service-interface.md');
 export const EVTX_DIR = join(CORPUS, 'evtx');
 export const hasCorpus = existsSync(join(EVTX_DIR, 'expected-evtx-dump', 'INDEX.tsv'));
 export const SKIP_NO_CORPUS = hasCorpus ? false : `corpus not found at ${CORPUS}`;

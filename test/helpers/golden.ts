@@ -1,4 +1,7 @@
-/** Golden files: compare with test/golden/NAME, or rewrite it when UPDATE_GOLDEN=1. */
+/**
+ * Golden files: compare with test/golden/NAME, or write it when UPDATE_GOLDEN=1. A missing file
+ * fails: a test that wrote its own expectation would pass whatever the output.
+ */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,11 +10,12 @@ const DIR = join(import.meta.dirname, '..', 'golden');
 
 export function matchesGolden(name: string, actual: string): void {
   const path = join(DIR, name);
-  if (process.env.UPDATE_GOLDEN === '1' || !existsSync(path)) {
-    if (process.env.CI && !existsSync(path)) assert.fail(`golden file ${name} is missing`);
+  if (process.env.UPDATE_GOLDEN === '1') {
     writeFileSync(path, actual);
     return;
   }
+  if (!existsSync(path))
+    assert.fail(`golden file test/golden/${name} is missing (UPDATE_GOLDEN=1 writes it)`);
   assert.equal(
     actual,
     readFileSync(path, 'utf8'),
