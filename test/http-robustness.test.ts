@@ -20,6 +20,7 @@ const B = 'tae-robustness-boundary';
 const FORM = { 'Content-Type': `multipart/form-data; boundary=${B}` };
 const small = new Uint8Array(70 * 1024).fill(7);
 const big = new Uint8Array(3 * 1024 * 1024).fill(9);
+const tiny = new Uint8Array(10).fill(5);
 const file = (data: Uint8Array, filename = 'x.evtx') => multipart(B, [{ filename, data }]);
 
 let child: ChildProcess;
@@ -77,6 +78,11 @@ function rejectedUploads(): Case[] {
     [
       'no closing boundary',
       { headers: FORM, body: multipart(B, [{ filename: 'a', data: small }], false) },
+      400,
+    ],
+    [
+      'no closing boundary, 10 bytes',
+      { headers: FORM, body: multipart(B, [{ filename: 't', data: tiny }], false) },
       400,
     ],
     ['a body ending mid-part', { headers: FORM, body: file(small).subarray(0, 40_000) }, 400],
@@ -150,6 +156,7 @@ test('every rejected or broken upload is answered or dropped, and tae serve keep
   await answersEveryEndpoint();
   alive();
   assert.doesNotMatch(stderr, /^\s+at /m, 'no stack on stderr');
+  assert.doesNotMatch(stderr, /^tae serve: error /m, 'none of these is an internal error');
   assert.match(stderr, /^tae serve: client closed the connection mid-request: POST \/upload$/m);
 });
 
