@@ -45,6 +45,8 @@ async function runServe(flags: ServeFlags): Promise<void> {
       brand: flags.brand,
       onInternalError: (e, id) =>
         process.stderr.write(`tae serve: error ${id}: ${(e as Error)?.stack ?? e}\n`),
+      onClientAbort: (r) =>
+        process.stderr.write(`tae serve: client closed the connection mid-request: ${r.method} ${r.path}\n`),
     });
     process.stdout.write(`${server.url}\n`);
     await nextSignal();

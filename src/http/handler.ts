@@ -1,14 +1,17 @@
 /**
  * The HTTP adapter: route, read the two headers and the body, call the Engine method named by
  * the route, write its answer. Every failure is a TaeError answered through the error table;
- * anything else is the endpoint's 500 with a fresh error id. No analysis logic lives here.
+ * anything else is the endpoint's 500 with a fresh error id. A client that goes away
+ * mid-request is no failure: it is reported as a client abort and not answered. No analysis
+ * logic lives here.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isTaeError, type TaeError } from '../errors/index.js';
 import { type Auth, ENDPOINTS, type Endpoint, type Engine } from '../service/index.js';
-import { ClientGone, readJsonBody } from './json-body.js';
+import { readJsonBody } from './json-body.js';
 import { type HttpOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { RateLimiter } from './rate-limit.js';
+import { abandonBody } from './request-body.js';
 import { sendError, sendJson } from './respond.js';
 import { matchRoute, routeTable } from './routes.js';
 import * as T from './transport-errors.js';
@@ -33,6 +36,9 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
   return Array.isArray(v) ? v.join(', ') : v;
 };
 
+/** A client-chosen path made safe for a one-line log: visible ASCII, at most 200 characters. */
+const printable = (path: string): string => path.slice(0, 200).replace(/[^\x21-\x7e]/g, '?');
+
 /** The Host header without its port (`[::1]:80` → `[::1]`); none (HTTP/1.0) passes. */
 const hostAllowed = (allowed: ReadonlySet<string>, host: string | undefined): boolean =>
   host === undefined || allowed.has(host.toLowerCase().replace(/:\d*$/, ''));
@@ -47,7 +53,7 @@ async function answer(c: Context, req: IncomingMessage, endpoint: Endpoint, para
   }
   if (endpoint === 'upload') return handleUpload(c.engine, req, auth, c.o.limits);
   if (ENDPOINTS[endpoint].method === 'GET') {
-    req.resume(); // a GET body is ignored
+    // A GET body is ignored: left unread, it is request-body.ts's once the answer is sent.
     return Object.keys(params).length > 0 ? call(params, auth) : call(auth);
   }
   const limit = DATA_ENDPOINTS.has(endpoint) ? c.o.limits.dataJsonBytes : c.o.limits.jsonBytes;
@@ -76,7 +82,11 @@ async function handle(c: Context, req: IncomingMessage, res: ServerResponse): Pr
         return sendJson(req, res, await answer(c, req, match.endpoint, match.params));
     }
   } catch (e) {
-    if (e instanceof ClientGone || res.destroyed) return;
+    if (T.isClientGone(e)) {
+      c.o.onClientAbort({ method: req.method ?? '', path: printable((req.url ?? '').split('?')[0]!) });
+      return abandonBody(req);
+    }
+    if (res.destroyed) return;
     if (isTaeError(e)) return fail(e);
     const internal = T.internalError(endpoint);
     c.o.onInternalError(e, String(internal.context.error_id));

@@ -4,6 +4,12 @@
  * transport limits; everything else is the Engine's.
  */
 export { createHttpHandler, type HttpHandler } from './handler.js';
-export { DEFAULT_HTTP_LIMITS, type HttpLimits, type HttpOptions, type RateLimit } from './options.js';
+export {
+  type ClientAbort,
+  DEFAULT_HTTP_LIMITS,
+  type HttpLimits,
+  type HttpOptions,
+  type RateLimit,
+} from './options.js';
 export { UPLOAD_ALIAS } from './routes.js';
 export { type RunningServer, type ServeOptions, serve } from './server.js';

@@ -5,21 +5,18 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Endpoint } from '../service/index.js';
-import { payloadTooLarge, unreadableBody } from './transport-errors.js';
+import { clientGone, payloadTooLarge, unreadableBody } from './transport-errors.js';
 
 /** The media type of a Content-Type header, lowercased, without parameters. */
 export const mediaType = (header: string | undefined): string =>
   (header ?? '').split(';')[0]!.trim().toLowerCase();
-
-/** The client went away before its request arrived; there is no one to answer. */
-export class ClientGone extends Error {}
 
 export function declaredTooLarge(req: IncomingMessage, maxBytes: number): boolean {
   const declared = Number(req.headers['content-length']);
   return Number.isFinite(declared) && declared > maxBytes;
 }
 
-function readBytes(req: IncomingMessage, maxBytes: number, tooLarge: () => Error): Promise<Buffer> {
+function readBytes(req: IncomingMessage, endpoint: Endpoint, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -32,11 +29,11 @@ function readBytes(req: IncomingMessage, maxBytes: number, tooLarge: () => Error
       if (size <= maxBytes) chunks.push(chunk);
       else {
         req.pause();
-        done(() => reject(tooLarge()));
+        done(() => reject(payloadTooLarge(endpoint)));
       }
     };
     const onEnd = () => done(() => resolve(Buffer.concat(chunks, size)));
-    const onGone = () => done(() => reject(new ClientGone()));
+    const onGone = () => done(() => reject(clientGone(endpoint)));
     req.on('data', onData).on('end', onEnd).on('error', onGone).on('close', onGone);
   });
 }
@@ -50,7 +47,7 @@ export async function readJsonBody(
     throw unreadableBody(endpoint, 'Content-Type must be application/json');
   }
   if (declaredTooLarge(req, maxBytes)) throw payloadTooLarge(endpoint);
-  const bytes = await readBytes(req, maxBytes, () => payloadTooLarge(endpoint));
+  const bytes = await readBytes(req, endpoint, maxBytes);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);

@@ -51,6 +51,14 @@ export interface HttpOptions {
   readonly allowedHosts?: readonly string[] | null;
   /** Unexpected failures of the HTTP layer itself, with the error id their 500 quoted. */
   readonly onInternalError?: (error: unknown, errorId: string) => void;
+  /** A client that closed its connection before its request arrived whole (not answered). */
+  readonly onClientAbort?: (request: ClientAbort) => void;
+}
+
+export interface ClientAbort {
+  readonly method: string;
+  /** The request path, without its query. */
+  readonly path: string;
 }
 
 export interface ResolvedOptions {
@@ -62,6 +70,7 @@ export interface ResolvedOptions {
   readonly rateLimit: RateLimit | null;
   readonly allowedHosts: ReadonlySet<string> | null;
   readonly onInternalError: (error: unknown, errorId: string) => void;
+  readonly onClientAbort: (request: ClientAbort) => void;
 }
 
 const BRAND = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,30}[A-Za-z0-9])?$/;
@@ -94,5 +103,6 @@ export function resolveOptions(options: HttpOptions): ResolvedOptions {
     rateLimit,
     allowedHosts: hosts === null ? null : new Set(hosts.map((h) => h.toLowerCase())),
     onInternalError: options.onInternalError ?? (() => {}),
+    onClientAbort: options.onClientAbort ?? (() => {}),
   };
 }

@@ -1,24 +1,17 @@
 /**
  * Writing answers. Success bodies are JSON; errors are the error table's answer (JSON
  * `{ error }` or plain text per endpoint). An answer sent before the request body was read
- * (413, 408, a rejected upload) closes the connection: the rest of the body is drained for a
- * moment, so the client can finish sending and read the answer, then the socket is closed.
+ * (413, 408, a rejected upload) leaves the rest of the body to request-body.ts.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TaeError } from '../errors/index.js';
 import { errorResponse } from '../service/index.js';
-
-const DRAIN_MS = 1000;
+import { settleBody } from './request-body.js';
 
 const COMMON_HEADERS = {
   'Cache-Control': 'no-store',
   'X-Content-Type-Options': 'nosniff',
 } as const;
-
-/** Body bytes the client may still be sending, unread. */
-const bodyPending = (req: IncomingMessage): boolean =>
-  !req.complete &&
-  (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0);
 
 export function send(
   req: IncomingMessage,
@@ -30,20 +23,13 @@ export function send(
 ): void {
   if (res.headersSent || res.destroyed) return;
   const bytes = Buffer.from(body, 'utf8');
-  const pending = bodyPending(req);
   res.writeHead(status, {
     ...COMMON_HEADERS,
     ...headers,
     'Content-Type': contentType,
     'Content-Length': String(bytes.length),
-    ...(pending ? { Connection: 'close' } : {}),
+    ...settleBody(req, res, status),
   });
-  if (pending) {
-    res.once('finish', () => {
-      req.resume();
-      setTimeout(() => req.socket.destroy(), DRAIN_MS).unref();
-    });
-  }
   res.end(bytes);
 }
 

@@ -5,7 +5,7 @@
  * status and text pattern in the endpoint's body format (README "Interface decisions").
  */
 import { randomUUID } from 'node:crypto';
-import { type ErrorCode, TaeError } from '../errors/index.js';
+import { type ErrorCode, isTaeError, TaeError } from '../errors/index.js';
 import { ENDPOINTS, type Endpoint, ERROR_ROWS, endpointError } from '../service/index.js';
 
 const MAX_DETAILS = 200;
@@ -45,6 +45,19 @@ export const hasRow = (endpoint: Endpoint, slug: string): boolean =>
 
 export const methodNotAllowed = (endpoint: Endpoint): TaeError =>
   rowOr(endpoint, 'methodNotAllowed', {}, [405, 'INVALID_ARGUMENT', 'Method not allowed']);
+
+/**
+ * The client closed the connection before its request arrived whole: there is no one to
+ * answer, and nothing went wrong here. Tagged with its endpoint, so the engine passes it
+ * through rather than logging it as its own failure.
+ */
+export const clientGone = (endpoint: Endpoint): TaeError =>
+  new TaeError('CANCELLED', 'the client closed the connection mid-request', {
+    context: { endpoint, by: 'client' },
+  });
+
+export const isClientGone = (e: unknown): e is TaeError =>
+  isTaeError(e) && e.code === 'CANCELLED' && e.context.by === 'client';
 
 /** A listed endpoint whose Engine method does not exist (yet). */
 export const notImplemented = (endpoint: Endpoint): TaeError =>

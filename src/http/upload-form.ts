@@ -4,14 +4,20 @@
  * must be read before the next part appears (busboy's back-pressure). Parts of other fields
  * are skipped. The whole request is bounded in size (413) and in time (408) from its first
  * byte; either aborts the form, and the pending read fails with that error.
+ *
+ * The form may be abandoned at any moment (a refused token, a bad name, a limit): busboy then
+ * fails its parser and the file stream in flight ("Unexpected end of file/form"), and so does
+ * a body that ends early. Those errors are expected, so the parser and every file stream get
+ * their error listener when they appear; a reader still iterating a file sees the error
+ * through its iterator. What becomes of the unread body is request-body.ts's.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { TaeError } from '../errors/index.js';
 import type { UploadFile } from '../service/index.js';
-import { ClientGone, mediaType } from './json-body.js';
-import { payloadTooLarge, unreadableBody, uploadTimedOut } from './transport-errors.js';
+import { mediaType } from './json-body.js';
+import { clientGone, payloadTooLarge, unreadableBody, uploadTimedOut } from './transport-errors.js';
 
 const FIELD = 'files';
 /** Parts per request (files and fields together), so a flood of tiny parts stops early. */
@@ -34,8 +40,12 @@ export interface UploadFormOptions {
   readonly timeoutMs: number;
 }
 
+/** For errors that are expected and reported elsewhere (see the header). */
+const ignore = () => {};
+
 /** `p`, or the abort reason if the form is aborted first. */
 function unlessAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  p.catch(ignore); // once the abort has won, p's own failure (the form torn down) has no reader
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
@@ -80,7 +90,7 @@ export function openUploadForm(req: IncomingMessage, options: UploadFormOptions)
     throw unreadableBody('upload', (e as Error).message);
   }
   const controller = new AbortController();
-  const abort = (e: TaeError | ClientGone) => controller.abort(e);
+  const abort = (e: TaeError) => controller.abort(e);
   const timer = setTimeout(() => abort(uploadTimedOut()), options.timeoutMs);
   let received = 0;
   const count = (chunk: Buffer) => {
@@ -97,6 +107,7 @@ export function openUploadForm(req: IncomingMessage, options: UploadFormOptions)
   const tooMany = () => push({ kind: 'error', details: `more than ${MAX_PARTS} parts` });
   parser
     .on('file', (field, stream, info) => {
+      stream.on('error', ignore);
       if (field === FIELD) push({ kind: 'file', name: info.filename ?? '', stream });
       else stream.resume();
     })
@@ -107,7 +118,7 @@ export function openUploadForm(req: IncomingMessage, options: UploadFormOptions)
     .on('close', () => push({ kind: 'end' }));
   // A client that goes away mid-form: stop now rather than when the clock runs out.
   const gone = () => {
-    if (!req.complete) abort(new ClientGone());
+    if (!req.complete) abort(clientGone('upload'));
   };
   req.on('data', count).on('close', gone);
   req.pipe(parser);
@@ -139,8 +150,8 @@ export function openUploadForm(req: IncomingMessage, options: UploadFormOptions)
       clearTimeout(timer);
       req.off('data', count).off('close', gone);
       req.unpipe(parser);
-      parser.removeAllListeners().on('error', () => {});
-      parser.destroy();
+      parser.destroy(); // its error, and its file stream's, reach the listeners above
+      queue.length = 0;
     },
   };
 }
