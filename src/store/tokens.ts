@@ -82,9 +82,9 @@ export function insertTokenBeside(dataDir: string, row: NewTokenRow, locked: Tae
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version !== SCHEMA_VERSION) {
       throw new TaeError(
-        'LOCKED',
-        `${locked.message}, with database schema ${version} where this version of tae writes ${SCHEMA_VERSION}: stop it to issue a token`,
-        { context: locked.context },
+        'INPUT_UNREADABLE',
+        `${locked.message}, with database schema ${version} where this version writes ${SCHEMA_VERSION}: issue the token with the version it runs, or stop it first`,
+        { context: { ...locked.context, schema: version, known: SCHEMA_VERSION } },
       );
     }
     new TokenTable(db).insert(row);
