@@ -75,6 +75,9 @@ export {
   type EngineOptions,
   ERROR_ROWS,
   errorResponse,
+  issueToken,
+  KEY_ERROR_HEADER,
+  type KeyProblem,
 } from './service/index.js';
 export {
   type CorrelationHit,

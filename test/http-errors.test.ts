@@ -124,6 +124,8 @@ function fileJobScenarios(m: 'createParseJob' | 'createSigmaFileJob' | 'createYa
     unauthorized: [s('an unissued token', (f) => job({ file_ids: [f.pubSmall] }, f.unknown))],
     keyRequired: [
       s('own private file, no key', (f) => job({ file_ids: [f.priv] }, { token: f.owner.token })),
+    ],
+    keyWrong: [
       s('own private file, wrong key', (f) => job({ file_ids: [f.priv] }, { ...f.owner, encKey: OTHER_KEY })),
     ],
     payloadTooLarge: [
@@ -212,6 +214,9 @@ const searchScenarios: Record<string, Scenario[]> = {
   keyRequired: [
     s('own private job, no key', (f) => post(SEARCH, query(f.privJob), { token: f.owner.token })),
   ],
+  keyWrong: [
+    s('own private job, wrong key', (f) => post(SEARCH, query(f.privJob), { ...f.owner, encKey: OTHER_KEY })),
+  ],
   notFound: [
     s('an id no job has', (f) => post(SEARCH, query(NO_JOB), f.owner)),
     s("another owner's private job", (f) => post(SEARCH, query(f.privJob), f.other)),
@@ -280,6 +285,8 @@ const SCENARIOS: Partial<Record<Endpoint, Record<string, Scenario[]>>> = {
         path: `/analysis/job/${f.privJob}`,
         auth: { token: f.owner.token },
       })),
+    ],
+    keyWrong: [
       s('own private job, wrong key', (f) => ({
         method: 'GET',
         path: `/analysis/job/${f.privJob}`,
@@ -339,6 +346,11 @@ const SCENARIOS: Partial<Record<Endpoint, Record<string, Scenario[]>>> = {
     keyRequired: [
       s('own private job, no key', (f) =>
         post('/analysis/job/cancel', { job_id: f.privJob }, { token: f.owner.token }),
+      ),
+    ],
+    keyWrong: [
+      s('own private job, wrong key', (f) =>
+        post('/analysis/job/cancel', { job_id: f.privJob }, { ...f.owner, encKey: OTHER_KEY }),
       ),
     ],
     notFound: [s("another owner's job", (f) => post('/analysis/job/cancel', { job_id: f.privJob }, f.other))],

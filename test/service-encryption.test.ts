@@ -94,10 +94,10 @@ test('while the engine runs, no file under the data directory contains the marke
   assert.deepEqual(filesContainingMarker(), []);
 });
 
-test('a wrong key gets 403 on job status and job creation; another token gets 404 and 400', async () => {
+test('a wrong key gets 403 on job status and 400 on job creation; another token gets 404 and 400', async () => {
   const wrong = { ...owner, encKey: 'not the owner passphrase at all' };
   assert.equal(await status(e.getJob({ job_id: jobId }, wrong)), 403);
-  assert.equal(await status(e.createParseJob({ file_ids: [evtxId], run_sigma_rules: false }, wrong)), 403);
+  assert.equal(await status(e.createParseJob({ file_ids: [evtxId], run_sigma_rules: false }, wrong)), 400);
   assert.equal(await status(e.getJob({ job_id: jobId }, other)), 404);
   assert.equal(await status(e.createParseJob({ file_ids: [bigId], run_sigma_rules: false }, other)), 400);
 });

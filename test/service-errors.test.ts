@@ -103,8 +103,13 @@ function fileJobScenarios(
     unauthorized: [s('an unissued token', (f) => call(f, { file_ids: [f.pubSmall] }, f.unknown))],
     keyRequired: [
       s('own private file, no key', (f) => call(f, { file_ids: [f.priv] }, { token: f.owner.token })),
+    ],
+    keyWrong: [
       s('own private file, wrong key', (f) =>
         call(f, { file_ids: [f.priv] }, { ...f.owner, encKey: OTHER_KEY }),
+      ),
+      s('own private file, a key too short to be one', (f) =>
+        call(f, { file_ids: [f.priv] }, { ...f.owner, encKey: 'short' }),
       ),
     ],
   };
@@ -211,6 +216,8 @@ const SCENARIOS: Partial<Record<Endpoint, Record<string, Scenario[]>>> = {
     unauthorized: [s('an unissued token', (f) => f.e.getJob({ job_id: f.privJob }, f.unknown))],
     keyRequired: [
       s('own private job, no key', (f) => f.e.getJob({ job_id: f.privJob }, { token: f.owner.token })),
+    ],
+    keyWrong: [
       s('own private job, wrong key', (f) =>
         f.e.getJob({ job_id: f.privJob }, { ...f.owner, encKey: OTHER_KEY }),
       ),
@@ -268,6 +275,11 @@ const SCENARIOS: Partial<Record<Endpoint, Record<string, Scenario[]>>> = {
     keyRequired: [
       s('own private job, no key', (f) => f.e.cancelJob({ job_id: f.privJob }, { token: f.owner.token })),
     ],
+    keyWrong: [
+      s('own private job, wrong key', (f) =>
+        f.e.cancelJob({ job_id: f.privJob }, { ...f.owner, encKey: OTHER_KEY }),
+      ),
+    ],
     notFound: [s("another owner's job", (f) => f.e.cancelJob({ job_id: f.privJob }, f.other))],
   },
 };
@@ -314,6 +326,8 @@ function searchScenarios(): Record<string, Scenario[]> {
     unauthorized: [s('an unissued token', (f) => call(f, {}, f.unknown))],
     keyRequired: [
       s('own private job, no key', (f) => call(f, { job_id: f.privJob }, { token: f.owner.token })),
+    ],
+    keyWrong: [
       s('own private job, wrong key', (f) =>
         call(f, { job_id: f.privJob }, { ...f.owner, encKey: OTHER_KEY }),
       ),

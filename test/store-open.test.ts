@@ -57,7 +57,10 @@ test('a database written by a newer engine is refused, not modified', async () =
 test('a second engine on a directory in use is refused; after close it opens', async () => {
   const dir = fresh();
   const first = await Engine.open({ dataDir: dir });
-  await assert.rejects(Engine.open({ dataDir: dir }), /in use by another engine/);
+  await assert.rejects(Engine.open({ dataDir: dir }), {
+    code: 'LOCKED',
+    message: /is locked: this process has an engine open on it$/,
+  });
   await first.close();
   (await Engine.open({ dataDir: dir })).close();
 });
@@ -72,7 +75,10 @@ test('the lock of a process that no longer exists is taken over', async () => {
   const e = await Engine.open({ dataDir: dir });
   await e.close();
   writeFileSync(join(dir, 'engine.lock'), String(process.ppid)); // a live process: refused
-  await assert.rejects(Engine.open({ dataDir: dir }), /in use/);
+  await assert.rejects(Engine.open({ dataDir: dir }), {
+    code: 'LOCKED',
+    message: new RegExp(`is locked: process ${process.ppid} has an engine open on it$`),
+  });
 });
 
 test('opening removes unfinished writes and contents without a row, and reports them', async () => {

@@ -1,5 +1,8 @@
 #!/usr/bin/env node
-/** `tae`: the command line. Exit codes: 0 ok, 1 findings (where asked), 2 usage, 3 input error. */
+/**
+ * `tae`: the command line. Exit codes: 0 ok, 1 findings (where asked), 2 usage, 3 input error,
+ * 4 internal error, 6 data directory locked by another process.
+ */
 import { setFlagsFromString } from 'node:v8';
 import { Command, CommanderError } from 'commander';
 import { isTaeError } from '../errors/index.js';
@@ -12,7 +15,11 @@ import { registerCommands } from './commands.js';
  */
 setFlagsFromString('--max-inlined-bytecode-size-cumulative=150');
 
-export const EXIT = { OK: 0, FINDINGS: 1, USAGE: 2, INPUT: 3, INTERNAL: 4 } as const;
+export const EXIT = { OK: 0, FINDINGS: 1, USAGE: 2, INPUT: 3, INTERNAL: 4, LOCKED: 6 } as const;
+
+/** What to do about a locked data directory, after the store's message naming it and the pid. */
+const LOCKED_HINT =
+  'stop that process (e.g. its tae serve) or use another --data directory; tae tokens create works beside it';
 
 async function main(argv: string[]): Promise<number> {
   const program = new Command()
@@ -32,8 +39,9 @@ async function main(argv: string[]): Promise<number> {
     if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
     const debug = program.opts().debug === true;
     if (isTaeError(e)) {
-      process.stderr.write(`tae: ${e.message}\n`);
+      process.stderr.write(`tae: ${e.message}${e.code === 'LOCKED' ? `; ${LOCKED_HINT}` : ''}\n`);
       if (debug) process.stderr.write(`${e.stack}\n`);
+      if (e.code === 'LOCKED') return EXIT.LOCKED;
       if (e.code === 'INTERNAL') return EXIT.INTERNAL;
       return e.code === 'INVALID_ARGUMENT' ? EXIT.USAGE : EXIT.INPUT;
     }

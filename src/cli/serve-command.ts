@@ -1,12 +1,14 @@
 /**
- * `tae serve`: the HTTP twin on loopback. Prints the URL on one line once listening; SIGINT or
- * SIGTERM stops accepting, lets answers in flight finish, closes the engine (running jobs go
- * back to Pending for the next start) and exits 0. A second signal cuts open connections.
+ * `tae serve`: the HTTP twin on loopback. Prints the URL on one line once listening, then with
+ * `--issue-token LEVEL` `token <uuid> <level>` on a second (the one way to a token on a
+ * `--memory` server: no route issues tokens). SIGINT or SIGTERM stops accepting, lets answers
+ * in flight finish, closes the engine (running jobs go back to Pending for the next start) and
+ * exits 0. A second signal cuts open connections.
  */
-import { type Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { TaeError } from '../errors/index.js';
 import { serve } from '../http/index.js';
-import { Engine } from '../service/index.js';
+import { Engine, SUBSCRIPTION_LEVELS, type SubscriptionLevel } from '../service/index.js';
 import { defaultDataDir } from './rules-command.js';
 
 interface ServeFlags {
@@ -15,6 +17,7 @@ interface ServeFlags {
   data?: string;
   memory?: boolean;
   brand: string;
+  issueToken?: SubscriptionLevel;
 }
 
 function portNumber(value: string): number {
@@ -38,6 +41,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
     onInternalError: (e, id) => process.stderr.write(`tae serve: error ${id}: ${(e as Error)?.stack ?? e}\n`),
   });
   try {
+    const issued = flags.issueToken ? await engine.createToken({ level: flags.issueToken }) : null;
     const server = await serve({
       engine,
       port: flags.port,
@@ -49,6 +53,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
         process.stderr.write(`tae serve: client closed the connection mid-request: ${r.method} ${r.path}\n`),
     });
     process.stdout.write(`${server.url}\n`);
+    if (issued !== null) process.stdout.write(`token ${issued.token} ${issued.level}\n`);
     await nextSignal();
     const closed = server.close();
     await Promise.race([closed, nextSignal().then(() => server.close({ graceMs: 0 }))]);
@@ -70,6 +75,11 @@ export function serveCommand(program: Command): void {
       '--brand <word>',
       'the word in the headers X-<word>-Api-Token and X-<word>-Api-Enc-Key',
       'Service',
+    )
+    .addOption(
+      new Option('--issue-token <level>', 'issue a token at start and print it after the URL').choices(
+        Object.keys(SUBSCRIPTION_LEVELS),
+      ),
     )
     .action(async (flags: ServeFlags) => {
       if (flags.memory && flags.data !== undefined) {

@@ -11,6 +11,8 @@ export const ERROR_CODES = {
   /** An encryption key is required (private job or file). */
   FORBIDDEN: 403,
   NOT_FOUND: 404,
+  /** The data directory is held by another live process's engine (its lock file). */
+  LOCKED: 423,
   TIMEOUT: 408,
   TOO_LARGE: 413,
   NOT_EVTX: 422,

@@ -37,7 +37,10 @@ export function sendJson(req: IncomingMessage, res: ServerResponse, value: unkno
   send(req, res, 200, 'application/json', JSON.stringify(value));
 }
 
-/** `headerPrefix` replaces `X-Service-Api-` in messages naming a header, when the brand differs. */
+/**
+ * `headerPrefix` replaces `X-Service-Api-` in messages naming a header, and in the names of the
+ * error's own headers (a key error's `X-Service-Api-Enc-Key-Error`), when the brand differs.
+ */
 export function sendError(
   req: IncomingMessage,
   res: ServerResponse,
@@ -45,6 +48,8 @@ export function sendError(
   headerPrefix: string,
   headers: Readonly<Record<string, string>> = {},
 ): void {
-  const { status, contentType, body } = errorResponse(e);
-  send(req, res, status, contentType, body.replaceAll('X-Service-Api-', headerPrefix), headers);
+  const { status, contentType, body, headers: own = {} } = errorResponse(e);
+  const rebrand = (text: string) => text.replaceAll('X-Service-Api-', headerPrefix);
+  const named = Object.entries(own).map(([name, value]) => [rebrand(name), value]);
+  send(req, res, status, contentType, rebrand(body), { ...Object.fromEntries(named), ...headers });
 }

@@ -15,12 +15,17 @@ import {
 } from '../crypto/index.js';
 import type { TaeError } from '../errors/index.js';
 import type { Store, TokenRow } from '../store/index.js';
+import type { KeyProblem } from './error-table.js';
 import { ANONYMOUS_PRIORITY, isSubscriptionLevel, SUBSCRIPTION_LEVELS } from './limits.js';
 
 /** `owner` is the owner id of the caller's files and jobs: the token's digest, never the token. */
 export type Caller =
   | { readonly kind: 'anonymous'; readonly owner: null; readonly priority: number }
   | { readonly kind: 'token'; readonly owner: string; readonly priority: number; readonly row: TokenRow };
+
+export type OwnerKey =
+  | { readonly ok: true; readonly key: Buffer }
+  | { readonly ok: false; readonly problem: Exclude<KeyProblem, 'missing'> };
 
 export const ANONYMOUS: Caller = { kind: 'anonymous', owner: null, priority: ANONYMOUS_PRIORITY };
 
@@ -54,17 +59,20 @@ export class Callers {
   hasKey = (encKey: string | undefined): encKey is string => present(encKey);
 
   /**
-   * The owner key for this caller's `encKey`, or null when the key is malformed or is not the
-   * token's key. With `bind`, a token without a key gets this one.
+   * The owner key for this caller's `encKey`, or why there is none: `invalid` (not a key's
+   * format) or `wrong` (well-formed, but not the key the token's private data was stored with).
+   * With `bind`, a token without a key gets this one.
    */
-  async ownerKey(caller: Caller, encKey: string, bind: boolean): Promise<Buffer | null> {
-    if (caller.kind !== 'token' || !isValidEncKey(encKey)) return null;
+  async ownerKey(caller: Caller, encKey: string, bind: boolean): Promise<OwnerKey> {
+    if (caller.kind !== 'token' || !isValidEncKey(encKey)) return { ok: false, problem: 'invalid' };
     const key = await this.keys.derive(encKey, caller.row.keySalt);
     let check = this.store.tokens.get(caller.owner)?.keyCheck ?? null;
     if (check === null) {
-      if (!bind || this.store.tokens.bindKey(caller.owner, keyCheck(key))) return key;
+      if (!bind || this.store.tokens.bindKey(caller.owner, keyCheck(key))) return { ok: true, key };
       check = this.store.tokens.get(caller.owner)?.keyCheck ?? null;
     }
-    return check !== null && keyCheckMatches(key, check) ? key : null;
+    return check !== null && keyCheckMatches(key, check)
+      ? { ok: true, key }
+      : { ok: false, problem: 'wrong' };
   }
 }

@@ -5,7 +5,7 @@
  * Anything unexpected becomes the endpoint's 500 with an error id. One engine at a time may
  * use a data directory.
  */
-import { newId, newKeySalt, tokenDigest } from '../crypto/index.js';
+import { newId } from '../crypto/index.js';
 import { invalidOption, isTaeError, TaeError } from '../errors/index.js';
 import {
   createSigmaFileRunner,
@@ -31,8 +31,9 @@ import * as files from './files-api.js';
 import { IndexingScheduler, JobIndexes } from './job-indexes.js';
 import * as queries from './job-queries.js';
 import * as jobs from './jobs-api.js';
-import { DEFAULT_LIMITS, type EngineLimits, isSubscriptionLevel, type SubscriptionLevel } from './limits.js';
+import { DEFAULT_LIMITS, type EngineLimits } from './limits.js';
 import * as searchApi from './search-api.js';
+import { newToken, type TokenOptions } from './tokens-api.js';
 import type * as T from './types.js';
 import type { Auth } from './types.js';
 
@@ -175,19 +176,12 @@ export class Engine {
     return new Engine(s, options, pool, community, indexes, { ...store.recovery, ...scheduler.start() });
   }
 
-  /** Issues a token (the spec does not show how tokens are issued; this is ours). */
-  async createToken(options: { readonly level?: SubscriptionLevel } = {}): Promise<T.IssuedToken> {
+  /** Issues a token (the spec does not show how; this is ours; see also `issueToken`). */
+  async createToken(options: TokenOptions = {}): Promise<T.IssuedToken> {
     this.ensureOpen();
-    const level = options.level ?? 'free';
-    if (!isSubscriptionLevel(level)) throw invalidOption('level', '"free", "standard" or "premium"', level);
-    const token = newId();
-    this.s.store.tokens.insert({
-      id: tokenDigest(token),
-      level,
-      createdAt: Date.now(),
-      keySalt: newKeySalt(),
-    });
-    return { token, level };
+    const { issued, row } = newToken(options);
+    this.s.store.tokens.insert(row);
+    return issued;
   }
 
   upload(request: T.UploadRequest, auth: T.Auth = {}): Promise<T.UploadResponse> {

@@ -34,6 +34,9 @@ const r = (
 
 const UNAUTHORIZED = [401, 'UNAUTHORIZED', 'Unauthorized', 'spec'] as const;
 const KEY_REQUIRED_OURS = [403, 'FORBIDDEN', 'Encryption key required', 'ours'] as const;
+// A key was sent but does not open the caller's private data: the spec's upload text for it.
+const KEY_WRONG = 'X-Service-Api-Enc-Key is invalid';
+const KEY_WRONG_OURS = [403, 'FORBIDDEN', KEY_WRONG, 'ours'] as const;
 const INTERNAL_SPEC = [500, 'INTERNAL', INTERNAL_TEXT, 'spec'] as const;
 const INTERNAL_OURS = [500, 'INTERNAL', INTERNAL_TEXT, 'ours'] as const;
 const BAD_REQUEST = [400, 'INVALID_ARGUMENT', 'Invalid request: {details}', 'ours'] as const;
@@ -55,7 +58,9 @@ function fileJobRows(
     downloadFailed: [400, 'INVALID_ARGUMENT', 'Failed to download file', 'spec'],
     badRequest: BAD_REQUEST,
     unauthorized: UNAUTHORIZED,
-    keyRequired: KEY_REQUIRED_OURS,
+    // The spec lists no 403 for the job-creation endpoints: their key errors are 400s.
+    keyRequired: [400, 'FORBIDDEN', 'Encryption key required', 'ours'],
+    keyWrong: [400, 'FORBIDDEN', KEY_WRONG, 'ours'],
     payloadTooLarge: [413, 'TOO_LARGE', 'Payload too large', 'transport'],
     ...extra,
     internal: INTERNAL_OURS,
@@ -85,6 +90,8 @@ export const ERROR_ROWS: Readonly<Record<string, ErrorRow>> = Object.freeze({
     badRequest: BAD_REQUEST,
     unauthorized: UNAUTHORIZED,
     keyRequired: [403, 'FORBIDDEN', 'Encryption key required', 'spec'],
+    // The spec fixes this 403's text: a wrong key is told apart only by `context.key`.
+    keyWrong: [403, 'FORBIDDEN', 'Encryption key required', 'spec'],
     notFound: [404, 'NOT_FOUND', 'Job not found', 'spec'],
     internal: INTERNAL_OURS,
   }),
@@ -127,6 +134,7 @@ export const ERROR_ROWS: Readonly<Record<string, ErrorRow>> = Object.freeze({
   ...r('getJob', {
     unauthorized: UNAUTHORIZED,
     keyRequired: [403, 'FORBIDDEN', 'Encryption key required', 'spec'],
+    keyWrong: KEY_WRONG_OURS,
     notFound: [404, 'NOT_FOUND', 'Job {job_id} not found', 'spec'],
     internal: INTERNAL_SPEC,
   }),
@@ -153,12 +161,26 @@ export const ERROR_ROWS: Readonly<Record<string, ErrorRow>> = Object.freeze({
     badId: [400, 'INVALID_ARGUMENT', 'Invalid job ID format', 'ours'],
     unauthorized: [401, 'UNAUTHORIZED', 'Unauthorized', 'ours'],
     keyRequired: KEY_REQUIRED_OURS,
+    keyWrong: KEY_WRONG_OURS,
     notFound: [404, 'NOT_FOUND', 'Job ID not found', 'ours'],
     internal: INTERNAL_OURS,
   }),
 });
 
 export type ErrorRowId = string;
+
+/**
+ * Why a request has no usable encryption key: none sent, one not in the key format, or a
+ * well-formed one that is not the token's. Key errors carry it as `context.key`, and the HTTP
+ * answer as the header `X-Service-Api-Enc-Key-Error`, because the spec fixes the text of some
+ * of them (search's 403 reads `Encryption key required` whatever happened).
+ */
+export type KeyProblem = 'missing' | 'invalid' | 'wrong';
+export const KEY_ERROR_HEADER = 'X-Service-Api-Enc-Key-Error';
+
+/** The `keyRequired` (nothing sent) or `keyWrong` row of an endpoint, carrying the problem. */
+export const keyError = (endpoint: Endpoint, problem: KeyProblem): TaeError =>
+  endpointError(`${endpoint}.${problem === 'missing' ? 'keyRequired' : 'keyWrong'}`, { key: problem });
 
 /**
  * An endpoint the spec lists no 500 for still answers an unexpected failure with the same
@@ -213,11 +235,19 @@ export interface ErrorResponse {
   readonly status: number;
   readonly contentType: 'application/json' | 'text/plain; charset=utf-8';
   readonly body: string;
+  /** Only on key errors: `X-Service-Api-Enc-Key-Error: missing | invalid | wrong`. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
+
+const KEY_PROBLEMS: ReadonlySet<unknown> = new Set<KeyProblem>(['missing', 'invalid', 'wrong']);
 
 /** The HTTP answer for an error: JSON `{ error }` or the plain message, per its body format. */
 export function errorResponse(e: TaeError): ErrorResponse {
-  return e.bodyFormat === 'json'
-    ? { status: e.status, contentType: 'application/json', body: JSON.stringify({ error: e.message }) }
-    : { status: e.status, contentType: 'text/plain; charset=utf-8', body: e.message };
+  const answer: ErrorResponse =
+    e.bodyFormat === 'json'
+      ? { status: e.status, contentType: 'application/json', body: JSON.stringify({ error: e.message }) }
+      : { status: e.status, contentType: 'text/plain; charset=utf-8', body: e.message };
+  return KEY_PROBLEMS.has(e.context.key)
+    ? { ...answer, headers: { [KEY_ERROR_HEADER]: String(e.context.key) } }
+    : answer;
 }

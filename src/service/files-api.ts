@@ -32,9 +32,10 @@ export async function upload(s: ServiceContext, request: UploadRequest, auth: Au
   });
   let ownerKey: Buffer | null = null;
   if (caller.kind === 'token') {
-    if (!s.callers.hasKey(auth.encKey)) throw E('keyRequired');
-    ownerKey = await s.callers.ownerKey(caller, auth.encKey, true);
-    if (ownerKey === null) throw E('badKey');
+    if (!s.callers.hasKey(auth.encKey)) throw E('keyRequired', { key: 'missing' });
+    const got = await s.callers.ownerKey(caller, auth.encKey, true);
+    if (!got.ok) throw E('badKey', { key: got.problem });
+    ownerKey = got.key;
   }
   const bad = (details: string) => E('badMultipart', { details });
   const files = isRecord(request) ? request.files : undefined;

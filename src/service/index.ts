@@ -3,6 +3,7 @@
  * table, limits and the request/response types.
  */
 
+export { ENC_KEY_FORMAT } from '../crypto/index.js';
 export { ENDPOINTS, type Endpoint, type EndpointInfo } from './endpoints.js';
 export { Engine, type EngineOptions, type EngineRecovery } from './engine.js';
 export {
@@ -11,6 +12,8 @@ export {
   type ErrorRow,
   endpointError,
   errorResponse,
+  KEY_ERROR_HEADER,
+  type KeyProblem,
   rowsOf,
 } from './error-table.js';
 export {
@@ -20,6 +23,7 @@ export {
   SUBSCRIPTION_LEVELS,
   type SubscriptionLevel,
 } from './limits.js';
+export { issueToken, type TokenOptions } from './tokens-api.js';
 export type {
   Auth,
   DeleteRequest,

@@ -7,7 +7,7 @@ import { decodeResult, utcText } from '../jobs/index.js';
 import type { JobRow } from '../store/index.js';
 import type { Caller } from './callers.js';
 import type { ServiceContext } from './context.js';
-import { endpointError } from './error-table.js';
+import { endpointError, keyError } from './error-table.js';
 import type {
   Auth,
   DeleteRequest,
@@ -20,18 +20,23 @@ import { idList, isRecord } from './validate.js';
 
 const jobIdOf = (request: unknown): unknown => (isRecord(request) ? request.job_id : undefined);
 
-/** The owner key a private job needs from this caller, or the 403 (null for a public job). */
+/**
+ * The owner key a private job needs from this caller (null for a public job), or the
+ * endpoint's key error: `keyRequired` when no key was sent, `keyWrong` when the one sent does
+ * not open the token's data, each carrying `context.key`.
+ */
 export async function keyFor(
   s: ServiceContext,
   row: JobRow,
   caller: Caller,
   encKey: string | undefined,
-  forbidden: () => Error,
+  endpoint: 'getJob' | 'search' | 'cancelJob',
 ): Promise<Buffer | null> {
   if (row.visibility === 'public') return null;
-  const key = s.callers.hasKey(encKey) ? await s.callers.ownerKey(caller, encKey, false) : null;
-  if (key === null) throw forbidden();
-  return key;
+  if (!s.callers.hasKey(encKey)) throw keyError(endpoint, 'missing');
+  const got = await s.callers.ownerKey(caller, encKey, false);
+  if (!got.ok) throw keyError(endpoint, got.problem);
+  return got.key;
 }
 
 export async function getJob(s: ServiceContext, request: JobRequest, auth: Auth): Promise<JobStatusResponse> {
@@ -41,7 +46,7 @@ export async function getJob(s: ServiceContext, request: JobRequest, auth: Auth)
     endpointError('getJob.notFound', { job_id: typeof raw === 'string' ? raw : String(raw) });
   let row = isUuid(raw) ? s.store.jobs.get(raw.toLowerCase()) : null;
   if (row === null || (row.visibility === 'private' && row.owner !== caller.owner)) throw notFound();
-  const ownerKey = await keyFor(s, row, caller, auth.encKey, () => endpointError('getJob.keyRequired'));
+  const ownerKey = await keyFor(s, row, caller, auth.encKey, 'getJob');
   if (ownerKey !== null && row.needsKey) {
     s.scheduler.arm(row, ownerKey);
     row = s.store.jobs.get(row.id) ?? row;
@@ -98,7 +103,7 @@ export async function cancelJob(
   if (!isUuid(raw)) throw E('badId')();
   const row = s.store.jobs.get(raw.toLowerCase());
   if (row === null || row.owner !== caller.owner) throw E('notFound')();
-  const ownerKey = await keyFor(s, row, caller, auth.encKey, E('keyRequired'));
+  const ownerKey = await keyFor(s, row, caller, auth.encKey, 'cancelJob');
   const outcome = s.scheduler.cancel(row, ownerKey);
   if (outcome === 'cancelled') return { message: 'Job cancelled' };
   const status = s.store.jobs.get(row.id)?.status ?? row.status;

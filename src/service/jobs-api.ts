@@ -8,7 +8,7 @@ import type { FileRow } from '../store/index.js';
 import type { Caller } from './callers.js';
 import type { ServiceContext } from './context.js';
 import type { Endpoint } from './endpoints.js';
-import { endpointError } from './error-table.js';
+import { endpointError, keyError } from './error-table.js';
 import type { Auth, FileJobRequest, JobCreated, ParseJobRequest } from './types.js';
 import { decodeBase64Text, idList, isRecord } from './validate.js';
 
@@ -39,8 +39,9 @@ async function resolveFiles(
 ): Promise<{ files: FileRow[]; ownerKey: Buffer | null }> {
   let ownerKey: Buffer | null = null;
   if (caller.kind === 'token' && s.callers.hasKey(encKey)) {
-    ownerKey = await s.callers.ownerKey(caller, encKey, true);
-    if (ownerKey === null) throw rowError(endpoint, 'keyRequired');
+    const got = await s.callers.ownerKey(caller, encKey, true);
+    if (!got.ok) throw keyError(endpoint, got.problem);
+    ownerKey = got.key;
   }
   const files: FileRow[] = [];
   for (const id of ids) {
@@ -48,7 +49,7 @@ async function resolveFiles(
     if (f === null || (f.visibility === 'private' && f.owner !== caller.owner)) {
       throw rowError(endpoint, 'downloadFailed');
     }
-    if (f.visibility === 'private' && ownerKey === null) throw rowError(endpoint, 'keyRequired');
+    if (f.visibility === 'private' && ownerKey === null) throw keyError(endpoint, 'missing');
     files.push(f);
   }
   const total = files.reduce((n, f) => n + f.size, 0);

@@ -2,7 +2,8 @@
  * `POST /analysis/winevtx/search`. Checks rank: 401 (an unissued token); the body (400
  * `Invalid time range`, or 400 `Invalid request: …` for any other malformed field); 404 `Job
  * not found` for an id no job has that the caller may see (as job status answers); 403
- * without the owner's key for a private job; 400 `Job not found` for a job that exists but
+ * `Encryption key required` without the owner's key for a private job (a wrong key too: the
+ * spec fixes the text, `context.key` tells them apart); 400 `Job not found` for a job that exists but
  * has no event index to search (not an EVTX parse job, or one completed before indexes
  * existed); 400 `Job not completed` while it is Pending or Processing, or when it Failed.
  */
@@ -45,7 +46,7 @@ export async function search(
   const raw: unknown = isRecord(request) ? request.job_id : undefined;
   const row = isUuid(raw) ? s.store.jobs.get(raw.toLowerCase()) : null;
   if (row === null || (row.visibility === 'private' && row.owner !== caller.owner)) throw E('notFound');
-  const ownerKey = await keyFor(s, row, caller, auth.encKey, () => E('keyRequired'));
+  const ownerKey = await keyFor(s, row, caller, auth.encKey, 'search');
   if (row.type !== 'winevtx') throw E('jobNotFound');
   if (row.status !== 'Completed') throw E('notCompleted');
   if (q.browseEvents) {

@@ -11,4 +11,4 @@ export { type JobRow, type JobStatus, JobTable, type NewJob } from './jobs.js';
 export { type RecoveryReport, Store, type StoreOptions } from './open-store.js';
 export { migrate, SCHEMA_VERSION } from './schema.js';
 export type { SqliteDatabase } from './sqlite.js';
-export { type TokenRow, TokenTable } from './tokens.js';
+export { insertTokenBeside, type NewTokenRow, type TokenRow, TokenTable } from './tokens.js';

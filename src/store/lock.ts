@@ -1,7 +1,8 @@
 /**
  * One engine per data directory: a lock file holding the owner's pid. A lock whose process is
- * gone (killed) is taken over; a live one refuses the open, because a second engine would
- * sweep the first one's unfinished uploads as crash debris.
+ * gone (killed) is taken over; a live one refuses the open with LOCKED, naming the directory
+ * and the pid, because a second engine would sweep the first one's unfinished uploads as crash
+ * debris. Only issuing a token goes on beside the holder (tokens.ts `insertTokenBeside`).
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -26,12 +27,11 @@ export function lockDataDir(dataDir: string): () => void {
   try {
     holder = Number.parseInt(readFileSync(file, 'utf8'), 10);
   } catch {}
-  const busy =
-    heldHere.has(dir) ||
-    (holder !== null && Number.isInteger(holder) && holder !== process.pid && alive(holder));
-  if (busy) {
-    throw new TaeError('INVALID_ARGUMENT', `the data directory ${dir} is in use by another engine`, {
-      context: { dataDir: dir, pid: holder ?? process.pid },
+  const other = holder !== null && Number.isInteger(holder) && holder !== process.pid && alive(holder);
+  if (heldHere.has(dir) || other) {
+    const who = other ? `process ${holder}` : 'this process';
+    throw new TaeError('LOCKED', `the data directory ${dir} is locked: ${who} has an engine open on it`, {
+      context: { dataDir: dir, lockFile: file, pid: other ? holder! : process.pid },
     });
   }
   writeFileSync(file, String(process.pid));
