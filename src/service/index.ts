@@ -4,7 +4,7 @@
  */
 
 export { ENDPOINTS, type Endpoint, type EndpointInfo } from './endpoints.js';
-export { Engine, type EngineOptions, type EngineRecovery } from './engine.js';
+export { Engine, type EngineOptions, type EngineRecovery, type EngineRetention } from './engine.js';
 export {
   ERROR_ROWS,
   type ErrorResponse,
@@ -20,6 +20,7 @@ export {
   SUBSCRIPTION_LEVELS,
   type SubscriptionLevel,
 } from './limits.js';
+export { DEFAULT_PUBLIC_TTL_MS, type RetentionPolicy, type RetentionSweep } from './retention.js';
 export type {
   Auth,
   DeleteRequest,
