@@ -66,7 +66,8 @@ async function runServe(flags: ServeFlags): Promise<void> {
       publicTtlMs === 0
         ? 'retention: public data (made without a token) is kept forever\n'
         : `retention: public data (made without a token) is deleted ${ttlText(publicTtlMs)} after upload ` +
-            `or job completion, checked every ${ttlText(sweepIntervalMs)}; at start ${removed(lastSweep!)}\n`,
+            `or job completion, checked every ${ttlText(sweepIntervalMs)}; at start ` +
+            `${lastSweep === null ? 'the sweep failed (error above)' : removed(lastSweep)}\n`,
     );
     listening = true;
     await nextSignal();
