@@ -7,7 +7,7 @@
  * Key errors are reworded for the command line: the service's text for a wrong key can be the
  * same as for a missing one (search's 403 is `Encryption key required` either way).
  */
-import { type Command, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { isTaeError, TaeError } from '../errors/index.js';
 import { type Auth, ENC_KEY_FORMAT, Engine, type KeyProblem } from '../service/index.js';
 import { dataOption, defaultDataDir } from './common.js';
@@ -53,7 +53,9 @@ export async function withEngine<T>(
   flags: EngineFlags,
   use: (engine: Engine, auth: Auth) => Promise<T>,
 ): Promise<T> {
-  const engine = await Engine.open({ dataDir: flags.data ?? defaultDataDir() });
+  // Retention is the server's (tae serve --public-ttl): a short command must not sweep by
+  // another policy than the one the operator gave the server.
+  const engine = await Engine.open({ dataDir: flags.data ?? defaultDataDir(), publicTtlMs: 0 });
   try {
     return await use(engine, authOf(flags));
   } catch (e) {
@@ -61,4 +63,26 @@ export async function withEngine<T>(
   } finally {
     await engine.close();
   }
+}
+
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** `--public-ttl`: `0` or `off` keeps public data forever; else a count of m, h or d. */
+export function publicTtl(value: string): number {
+  if (value === '0' || value === 'off') return 0;
+  const m = /^([1-9]\d{0,5})([mhd])$/.exec(value);
+  const ms = m === null ? Number.NaN : Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS];
+  if (!(ms >= UNIT_MS.m && ms <= 3650 * UNIT_MS.d)) {
+    throw new InvalidArgumentError(
+      'a duration from 1m to 3650d such as 7d, 12h or 30m, or 0 (or off) to keep forever',
+    );
+  }
+  return ms;
+}
+
+/** A TTL as the flag would spell it (the largest whole unit). */
+export function ttlText(ms: number): string {
+  if (ms === 0) return 'forever';
+  for (const u of ['d', 'h', 'm'] as const) if (ms % UNIT_MS[u] === 0) return `${ms / UNIT_MS[u]}${u}`;
+  return `${ms}ms`;
 }

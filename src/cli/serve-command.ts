@@ -1,14 +1,21 @@
 /**
- * `tae serve`: the HTTP twin on loopback. Prints the URL on one line once listening, then with
- * `--issue-token LEVEL` `token <uuid> <level>` on a second (the one way to a token on a
- * `--memory` server: no route issues tokens). SIGINT or SIGTERM stops accepting, lets answers
- * in flight finish, closes the engine (running jobs go back to Pending for the next start) and
- * exits 0. A second signal cuts open connections.
+ * `tae serve`: the HTTP twin on loopback. Prints the URL on one line once listening; with
+ * `--issue-token LEVEL`, `token <uuid> <level>` on the next (the one way to a token on a
+ * `--memory` server: no route issues tokens); then the retention policy of public data with what
+ * the sweep at start removed, and a line per later sweep that removed something. SIGINT or
+ * SIGTERM stops accepting, lets answers in flight finish, closes the engine (running jobs go back
+ * to Pending for the next start) and exits 0. A second signal cuts open connections.
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { TaeError } from '../errors/index.js';
 import { serve } from '../http/index.js';
-import { Engine, SUBSCRIPTION_LEVELS, type SubscriptionLevel } from '../service/index.js';
+import {
+  Engine,
+  type RetentionSweep,
+  SUBSCRIPTION_LEVELS,
+  type SubscriptionLevel,
+} from '../service/index.js';
+import { publicTtl, ttlText } from './engine-flags.js';
 import { defaultDataDir } from './rules-command.js';
 
 interface ServeFlags {
@@ -18,7 +25,12 @@ interface ServeFlags {
   memory?: boolean;
   brand: string;
   issueToken?: SubscriptionLevel;
+  publicTtl: number;
 }
+
+const removed = (s: RetentionSweep) =>
+  `removed ${s.filesRemoved} public file${s.filesRemoved === 1 ? '' : 's'}, ` +
+  `${s.jobsRemoved} public job${s.jobsRemoved === 1 ? '' : 's'}`;
 
 function portNumber(value: string): number {
   const n = Number(value);
@@ -36,8 +48,14 @@ const nextSignal = () =>
   });
 
 async function runServe(flags: ServeFlags): Promise<void> {
+  let listening = false;
   const engine = await Engine.open({
     ...(flags.memory ? { memory: true } : { dataDir: flags.data ?? defaultDataDir() }),
+    publicTtlMs: flags.publicTtl,
+    onRetentionSweep: (sweep) => {
+      if (listening && sweep.filesRemoved + sweep.jobsRemoved > 0)
+        process.stdout.write(`retention: ${removed(sweep)}\n`);
+    },
     onInternalError: (e, id) => process.stderr.write(`tae serve: error ${id}: ${(e as Error)?.stack ?? e}\n`),
   });
   try {
@@ -54,6 +72,15 @@ async function runServe(flags: ServeFlags): Promise<void> {
     });
     process.stdout.write(`${server.url}\n`);
     if (issued !== null) process.stdout.write(`token ${issued.token} ${issued.level}\n`);
+    const { publicTtlMs, sweepIntervalMs, lastSweep } = engine.retention;
+    process.stdout.write(
+      publicTtlMs === 0
+        ? 'retention: public data (made without a token) is kept forever\n'
+        : `retention: public data (made without a token) is deleted ${ttlText(publicTtlMs)} after upload ` +
+            `or job completion, checked every ${ttlText(sweepIntervalMs)}; at start ` +
+            `${lastSweep === null ? 'the sweep failed (error above)' : removed(lastSweep)}\n`,
+    );
+    listening = true;
     await nextSignal();
     const closed = server.close();
     await Promise.race([closed, nextSignal().then(() => server.close({ graceMs: 0 }))]);
@@ -71,6 +98,15 @@ export function serveCommand(program: Command): void {
     .option('--host <address>', 'address to listen on', '127.0.0.1')
     .option('--data <dir>', 'data directory (default: $TAE_HOME, else the per-user data directory)')
     .option('--memory', 'keep everything in memory (nothing survives the process)')
+    .addOption(
+      new Option(
+        '--public-ttl <duration>',
+        'delete files and jobs made without a token this long after upload or job completion (e.g. 7d, 12h, 30m; 0 or off: keep forever)',
+      )
+        .env('TAE_PUBLIC_TTL')
+        .argParser(publicTtl)
+        .default(publicTtl('7d'), '7d'),
+    )
     .option(
       '--brand <word>',
       'the word in the headers X-<word>-Api-Token and X-<word>-Api-Enc-Key',

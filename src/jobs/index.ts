@@ -3,7 +3,7 @@
  * entries (the `winevtx` summary runner, which also fills the job's event index), insight
  * types, and how private job data is sealed.
  */
-export { decodeResult } from './codec.js';
+export { decodeInput, decodeResult } from './codec.js';
 export {
   errorInsight,
   type GraphMetadata,

@@ -5,6 +5,7 @@
  * Anything unexpected becomes the endpoint's 500 with an error id. One engine at a time may
  * use a data directory.
  */
+import { join } from 'node:path';
 import { newId } from '../crypto/index.js';
 import { invalidOption, isTaeError, TaeError } from '../errors/index.js';
 import {
@@ -16,10 +17,10 @@ import {
 } from '../jobs/index.js';
 import type { LookupResult } from '../lookup/index.js';
 import { DecodePool, defaultThreads } from '../parse/index.js';
-import type { RuleLibrary, RuleLibraryOptions } from '../rules/index.js';
+import { INDEX_FILE, type RuleLibrary, type RuleLibraryOptions } from '../rules/index.js';
 import type { SearchRequest, SearchResponse } from '../search/index.js';
 import type { SigmaDataResponse } from '../sigma/index.js';
-import { Store } from '../store/index.js';
+import { ownerOnlyDatabase, Store } from '../store/index.js';
 import type { YaraDataResponse } from '../yara/index.js';
 import { Callers } from './callers.js';
 import { Community } from './community.js';
@@ -32,6 +33,7 @@ import { IndexingScheduler, JobIndexes } from './job-indexes.js';
 import * as queries from './job-queries.js';
 import * as jobs from './jobs-api.js';
 import { DEFAULT_LIMITS, type EngineLimits } from './limits.js';
+import { type RetentionPolicy, type RetentionSweep, RetentionSweeper, retentionPolicy } from './retention.js';
 import * as searchApi from './search-api.js';
 import { newToken, type TokenOptions } from './tokens-api.js';
 import type * as T from './types.js';
@@ -58,6 +60,15 @@ export interface EngineOptions {
   readonly limits?: Partial<EngineLimits>;
   /** Engine stops a job may live through while Processing before it is failed (default 3). */
   readonly maxAttempts?: number;
+  /**
+   * How long files and jobs made without a token are kept, in ms: a file from its upload, a job
+   * from when it finished (see retention.ts). Default 7 days; 0 keeps them forever.
+   */
+  readonly publicTtlMs?: number;
+  /** The clock retention sweeps measure ages by (default `Date.now`; for tests). */
+  readonly clock?: () => number;
+  /** Each retention sweep's counts (at open, then periodically; also when nothing expired). */
+  readonly onRetentionSweep?: (sweep: RetentionSweep) => void;
   readonly onJobStatus?: (event: JobStatusEvent) => void;
   /** Unexpected errors (a 500, a runner crash), with the error id their answer quoted. */
   readonly onInternalError?: (error: unknown, errorId: string) => void;
@@ -97,6 +108,13 @@ export interface EngineRecovery {
   readonly parked: number;
   /** Unfinished event-index builds and index files of deleted jobs, removed. */
   readonly indexFilesRemoved: number;
+  /** The database was rewritten once to turn on incremental vacuum (a data directory from before). */
+  readonly databaseCompacted: boolean;
+}
+
+/** The retention policy of public data, and its latest sweep (null before the first). */
+export interface EngineRetention extends RetentionPolicy {
+  readonly lastSweep: RetentionSweep | null;
 }
 
 function positiveInt(
@@ -118,6 +136,7 @@ export class Engine {
     private readonly pool: LazyPool,
     private readonly community: Community,
     private readonly indexes: JobIndexes,
+    private readonly sweeper: RetentionSweeper,
     /** What opening found and repaired after an unclean stop. */
     readonly recovery: EngineRecovery,
   ) {}
@@ -141,10 +160,20 @@ export class Engine {
     ) {
       throw invalidOption('durability', '"normal" or "full"', options.durability);
     }
+    const policy = retentionPolicy(options.publicTtlMs);
+    if (options.clock !== undefined && typeof options.clock !== 'function')
+      throw invalidOption('clock', 'a function returning epoch milliseconds', options.clock);
     const store = await Store.open({
       ...(memory ? {} : { dataDir: options.dataDir! }),
       ...(options.durability ? { durability: options.durability } : {}),
     });
+    try {
+      // The rule library's database is made by the rules module; it is ours to keep owner-only.
+      if (!memory && options.rules === undefined) ownerOnlyDatabase(join(options.dataDir!, INDEX_FILE));
+    } catch (e) {
+      store.close();
+      throw e;
+    }
     const pool = lazyPool(threads);
     const community = new Community(options.rules ?? { dataDir: memory ? false : options.dataDir! });
     const sigmaFiles = createSigmaFileRunner({
@@ -173,7 +202,17 @@ export class Engine {
       indexes,
     );
     const s: ServiceContext = { store, callers: new Callers(store), scheduler, limits };
-    return new Engine(s, options, pool, community, indexes, { ...store.recovery, ...scheduler.start() });
+    const sweeper = new RetentionSweeper(
+      s,
+      policy,
+      options.clock ?? Date.now,
+      (sweep) => options.onRetentionSweep?.(sweep),
+      (e, id) => options.onInternalError?.(e, id),
+    );
+    await sweeper.sweepReporting(); // before the queue starts: what was Processing is still so
+    const recovery = { ...store.recovery, ...scheduler.start() };
+    sweeper.start();
+    return new Engine(s, options, pool, community, indexes, sweeper, recovery);
   }
 
   /** Issues a token (the spec does not show how; this is ours; see also `issueToken`). */
@@ -259,6 +298,17 @@ export class Engine {
     return this.guard('lookup', async () => data.lookup(this.s, request, auth));
   }
 
+  /** The retention policy of public (token-less) files and jobs, and its latest sweep. */
+  get retention(): EngineRetention {
+    return { ...this.sweeper.policy, lastSweep: this.sweeper.lastSweep };
+  }
+
+  /** Sweeps expired public files and jobs now (the engine also does on open and on a timer). */
+  sweepPublicData(): Promise<RetentionSweep> {
+    this.ensureOpen();
+    return this.sweeper.sweep();
+  }
+
   /** The rule library behind the community runs (add packs here; then `refreshRules`). */
   rules(): Promise<RuleLibrary> {
     this.ensureOpen();
@@ -274,6 +324,7 @@ export class Engine {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.sweeper.close();
     await this.s.scheduler.close();
     await this.pool.close();
     await this.community.close();

@@ -10,6 +10,7 @@ import { utcText } from '../jobs/index.js';
 import { type BlobWriter, type FileRow, writeContent } from '../store/index.js';
 import type { ServiceContext } from './context.js';
 import { endpointError } from './error-table.js';
+import { removeFiles } from './removal.js';
 import type {
   Auth,
   DeleteRequest,
@@ -137,11 +138,7 @@ export async function deleteFiles(
     tooMany: E('tooManyIds'),
     bad: E('badId'),
   });
-  const rejected = s.store.files.deleteAllIf(ids, (f) => f !== null && f.owner === caller.owner);
-  if (rejected !== null) throw E('notFound')();
-  // Rows are gone (the files no longer exist); contents follow. A crash here leaves blobs
-  // without rows, which the next open removes.
-  await Promise.all(ids.map((id) => s.store.blobs.remove(id)));
-  s.store.checkpoint();
+  const refused = await removeFiles(s, ids, (f) => f !== null && f.owner === caller.owner);
+  if (refused !== null) throw E('notFound')();
   return { message: `${ids.length} file${ids.length === 1 ? '' : 's'} deleted` };
 }

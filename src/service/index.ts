@@ -5,7 +5,7 @@
 
 export { ENC_KEY_FORMAT } from '../crypto/index.js';
 export { ENDPOINTS, type Endpoint, type EndpointInfo } from './endpoints.js';
-export { Engine, type EngineOptions, type EngineRecovery } from './engine.js';
+export { Engine, type EngineOptions, type EngineRecovery, type EngineRetention } from './engine.js';
 export {
   ERROR_ROWS,
   type ErrorResponse,
@@ -23,6 +23,7 @@ export {
   SUBSCRIPTION_LEVELS,
   type SubscriptionLevel,
 } from './limits.js';
+export { DEFAULT_PUBLIC_TTL_MS, type RetentionPolicy, type RetentionSweep } from './retention.js';
 export { issueToken, type TokenOptions } from './tokens-api.js';
 export type {
   Auth,

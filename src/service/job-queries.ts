@@ -8,6 +8,7 @@ import type { JobRow } from '../store/index.js';
 import type { Caller } from './callers.js';
 import type { ServiceContext } from './context.js';
 import { endpointError, keyError } from './error-table.js';
+import { removeJobs } from './removal.js';
 import type {
   Auth,
   DeleteRequest,
@@ -79,16 +80,8 @@ export async function deleteJobs(
     tooMany: E('tooManyIds'),
     bad: E('badId'),
   });
-  // One transaction checks ownership of every id and deletes them all (results and event
-  // indexes cascade); running ones are then stopped, and their late results are discarded by
-  // guarded writes.
-  const rejected = s.store.jobs.deleteAllIf(ids, (j) => j !== null && j.owner === caller.owner);
-  if (rejected !== null) throw E('notFound')();
-  for (const id of ids) {
-    s.scheduler.forget(id);
-    s.store.indexes.remove(id); // its rows went with the job; this closes it and removes a file
-  }
-  s.store.checkpoint();
+  // The owner's delete and the retention sweep share one removal: rows, indexes, space.
+  if (removeJobs(s, ids, (j) => j !== null && j.owner === caller.owner) !== null) throw E('notFound')();
   return { message: `${ids.length} job${ids.length === 1 ? '' : 's'} deleted` };
 }
 

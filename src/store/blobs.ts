@@ -5,8 +5,9 @@
  * open sweeps away. Private files arrive here already encrypted.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ownerOnlyDir } from './owner-only.js';
 
 export interface BlobWriter {
   write(chunk: Uint8Array): Promise<void>;
@@ -43,12 +44,12 @@ async function fsyncDir(dir: string): Promise<void> {
 export async function diskBlobs(dataDir: string): Promise<BlobStore> {
   const filesDir = join(dataDir, 'files');
   const tmpDir = join(dataDir, 'tmp');
-  await mkdir(filesDir, { recursive: true });
-  await mkdir(tmpDir, { recursive: true });
+  ownerOnlyDir(filesDir);
+  ownerOnlyDir(tmpDir);
   return {
     async begin() {
       const tmp = join(tmpDir, `${randomUUID()}.part`);
-      const fh = await open(tmp, 'wx', 0o600);
+      const fh = await open(tmp, 'wx', 0o600); // the umask can only narrow 0600, and files/ is 0700
       let closed = false;
       const close = async () => {
         if (!closed) {

@@ -41,6 +41,7 @@ export class FileTable {
   private readonly byOwnerStmt;
   private readonly deleteStmt;
   private readonly idsStmt;
+  private readonly expiredStmt;
 
   constructor(private readonly db: SqliteDatabase) {
     this.insertStmt = db.prepare(
@@ -51,6 +52,10 @@ export class FileTable {
     this.byOwnerStmt = db.prepare<[string], Raw>('SELECT * FROM files WHERE owner = ? ORDER BY seq');
     this.deleteStmt = db.prepare('DELETE FROM files WHERE id = ?');
     this.idsStmt = db.prepare<[], { id: string }>('SELECT id FROM files');
+    this.expiredStmt = db.prepare<[number, number, number], { seq: number; id: string }>(
+      // files_by_owner serves owner IS NULL in seq order
+      'SELECT seq, id FROM files WHERE owner IS NULL AND created_at < ? AND seq > ? ORDER BY seq LIMIT ?',
+    );
   }
 
   /** Inserts all rows in one transaction: an upload's files appear together or not at all. */
@@ -79,6 +84,11 @@ export class FileTable {
       for (const id of ids) this.deleteStmt.run(id);
       return null;
     })();
+  }
+
+  /** Up to `limit` files without owner uploaded before `before`, after `afterSeq` in upload order. */
+  expiredPublic(before: number, afterSeq: number, limit: number): { seq: number; id: string }[] {
+    return this.expiredStmt.all(before, afterSeq, limit);
   }
 
   allIds(): Set<string> {

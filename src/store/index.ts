@@ -9,6 +9,7 @@ export { type FileRow, FileTable, type Visibility } from './files.js';
 export { type IndexCacheLimits, IndexStore, indexAad } from './indexes.js';
 export { type JobRow, type JobStatus, JobTable, type NewJob } from './jobs.js';
 export { type RecoveryReport, Store, type StoreOptions } from './open-store.js';
+export { ownerOnlyDatabase } from './owner-only.js';
 export { migrate, SCHEMA_VERSION } from './schema.js';
 export type { SqliteDatabase } from './sqlite.js';
 export { insertTokenBeside, type NewTokenRow, type TokenRow, TokenTable } from './tokens.js';

@@ -12,8 +12,8 @@ import { randomUUID } from 'node:crypto';
 import {
   closeSync,
   existsSync,
+  fchmodSync,
   fsyncSync,
-  mkdirSync,
   openSync,
   readdirSync,
   renameSync,
@@ -22,6 +22,7 @@ import {
 import { join } from 'node:path';
 import { openSealedStream, SegmentSealer } from '../crypto/index.js';
 import { TaeError } from '../errors/index.js';
+import { ownerOnlyDir } from './owner-only.js';
 import { openSqlite, openSqliteImage, type SqliteDatabase } from './sqlite.js';
 
 const CHUNK_BYTES = 8 * 1024 * 1024;
@@ -57,7 +58,7 @@ export class IndexStore {
     private readonly dir: string | null,
     private readonly limits: IndexCacheLimits = { handles: 8, imageBytes: 1024 ** 3 },
   ) {
-    if (dir !== null) mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (dir !== null) ownerOnlyDir(dir);
     this.s = {
       row: db.prepare<[string], IndexRow>(
         'SELECT kind, sealed, plain_bytes FROM job_indexes WHERE job_id = ?',
@@ -90,6 +91,7 @@ export class IndexStore {
     const final = this.filePath(jobId);
     const fd = openSync(builtPath, 'r');
     try {
+      fchmodSync(fd, 0o600); // built by SQLite with the umask's mode, inside the 0700 indexes/
       fsyncSync(fd);
     } finally {
       closeSync(fd);

@@ -92,6 +92,13 @@ export class JobTable {
       parkOne: db.prepare('UPDATE jobs SET needs_key = 1 WHERE id = ?'),
       arm: db.prepare(`UPDATE jobs SET needs_key = 0 WHERE id = ? AND status = 'Pending'`),
       delete: db.prepare('DELETE FROM jobs WHERE id = ?'),
+      expired: db.prepare<[number, number, number], { seq: number; id: string }>(
+        `SELECT seq, id FROM jobs WHERE owner IS NULL AND status IN ('Completed', 'Failed')
+         AND COALESCE(finished_at, created_at) < ? AND seq > ? ORDER BY seq LIMIT ?`,
+      ),
+      unfinishedPublic: db.prepare<[], Raw>(
+        `SELECT * FROM jobs WHERE visibility = 'public' AND status IN ('Pending', 'Processing')`,
+      ),
     };
   }
 
@@ -164,6 +171,19 @@ export class JobTable {
   /** A parked private job becomes runnable again (its owner key is back in memory). */
   arm(id: string): boolean {
     return this.s.arm.run(id).changes === 1;
+  }
+
+  /**
+   * Up to `limit` finished jobs without owner that finished before `before`, after `afterSeq`
+   * in creation order. Unfinished jobs are never among them.
+   */
+  expiredPublic(before: number, afterSeq: number, limit: number): { seq: number; id: string }[] {
+    return this.s.expired.all(before, afterSeq, limit);
+  }
+
+  /** Public jobs still waiting or running (their inputs name the files they will read). */
+  unfinishedPublic(): JobRow[] {
+    return this.s.unfinishedPublic.all().map(toRow);
   }
 
   /** Deletes the jobs (their results cascade) if `check` accepts every row; see FileTable. */

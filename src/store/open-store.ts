@@ -1,8 +1,9 @@
 /**
- * Opening the store: SQLite (WAL, foreign keys, secure delete) plus the blob store and the
- * event indexes, all under one data directory, or all in memory. Opening also clears what a
- * crash can leave behind: unfinished blob writes, blobs whose upload never committed its
- * rows, unfinished index builds and index files whose job is gone.
+ * Opening the store: SQLite (WAL, foreign keys, secure delete, incremental auto-vacuum) plus
+ * the blob store and the event indexes, all under one data directory (owner-only, see
+ * owner-only.ts), or all in memory. Opening also clears what a crash can leave behind:
+ * unfinished blob writes, blobs whose upload never committed its rows, unfinished index builds
+ * and index files whose job is gone.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,7 +12,8 @@ import { FileTable } from './files.js';
 import { IndexStore } from './indexes.js';
 import { JobTable } from './jobs.js';
 import { lockDataDir } from './lock.js';
-import { migrate } from './schema.js';
+import { ownerOnlyDatabase, tightenFile } from './owner-only.js';
+import { migrate, SCHEMA_VERSION } from './schema.js';
 import { openSqlite, type SqliteDatabase } from './sqlite.js';
 import { TokenTable } from './tokens.js';
 
@@ -30,6 +32,24 @@ export interface RecoveryReport {
   readonly orphanBlobsRemoved: number;
   /** Unfinished event-index builds and index files of deleted jobs, removed. */
   readonly indexFilesRemoved: number;
+  /** The database was rewritten once to turn on incremental auto-vacuum (made before it existed). */
+  readonly databaseCompacted: boolean;
+}
+
+/**
+ * Deleted rows free pages that incremental vacuum returns to the file system. The mode must be
+ * set before the first table exists; a database made without it is rewritten once (VACUUM).
+ */
+function incrementalAutoVacuum(db: SqliteDatabase): boolean {
+  const INCREMENTAL = 2;
+  if (db.pragma('auto_vacuum', { simple: true }) === INCREMENTAL) return false;
+  // A newer engine's database is refused by migrate, unmodified.
+  if ((db.pragma('user_version', { simple: true }) as number) > SCHEMA_VERSION) return false;
+  db.pragma('auto_vacuum = INCREMENTAL');
+  const tables = db.prepare('SELECT count(*) AS n FROM sqlite_schema').get() as { n: number };
+  if (tables.n === 0) return false; // a new database: the mode applies as tables are made
+  db.exec('VACUUM');
+  return true;
 }
 
 export class Store {
@@ -56,6 +76,10 @@ export class Store {
     const unlock = dir === undefined ? () => {} : lockDataDir(dir);
     let db: SqliteDatabase;
     try {
+      if (dir !== undefined) {
+        tightenFile(join(dir, 'engine.lock')); // a pid only, but nothing here is for others
+        ownerOnlyDatabase(join(dir, 'engine.db'));
+      }
       db = openSqlite(dir === undefined ? ':memory:' : join(dir, 'engine.db'));
     } catch (e) {
       unlock();
@@ -67,7 +91,9 @@ export class Store {
       db.pragma('foreign_keys = ON');
       db.pragma('secure_delete = ON');
       db.pragma('temp_store = MEMORY');
+      const databaseCompacted = incrementalAutoVacuum(db);
       migrate(db);
+      db.pragma('incremental_vacuum'); // pages a crash left free between a delete and its vacuum
       const blobs = dir === undefined ? memoryBlobs() : await diskBlobs(dir);
       const tempFilesRemoved = await blobs.sweepTemp();
       const known = new FileTable(db).allIds();
@@ -83,7 +109,7 @@ export class Store {
         db,
         blobs,
         indexes,
-        { tempFilesRemoved, orphanBlobsRemoved, indexFilesRemoved },
+        { tempFilesRemoved, orphanBlobsRemoved, indexFilesRemoved, databaseCompacted },
         unlock,
       );
     } catch (e) {
@@ -94,11 +120,15 @@ export class Store {
   }
 
   /**
-   * Folds the write-ahead log into the database and empties it, so that deleted rows (already
-   * zeroed in place by secure_delete) leave no older copy in the log either.
+   * After deletions: gives the freed pages back to the file system (incremental vacuum), then
+   * folds the write-ahead log into the database and empties it, so that deleted rows (already
+   * zeroed in place by secure_delete) leave no older copy in the log either, and the database
+   * file shrinks to the pages still in use.
    */
   checkpoint(): void {
-    if (this.db.open && this.db.pragma('journal_mode', { simple: true }) === 'wal') {
+    if (!this.db.open) return;
+    this.db.pragma('incremental_vacuum');
+    if (this.db.pragma('journal_mode', { simple: true }) === 'wal') {
       this.db.pragma('wal_checkpoint(TRUNCATE)');
     }
   }
