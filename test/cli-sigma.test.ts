@@ -132,7 +132,7 @@ test('tae sigma errors: one line each, 3 for bad inputs and rules, 2 for usage',
   assert.equal(bad.status, 3);
   assert.equal(
     bad.stderr,
-    'tae: bad.json: not EVTX, JSON or event XML: Invalid test data format (neither JSON, JSON lines nor XML)\n',
+    'tae: bad.json: not EVTX, JSON or event XML: Invalid test data format (JSON value starting at line 1, column 1 is not closed)\n',
   );
   const missing = tae('sigma', 'missing.evtx');
   assert.equal(missing.status, 3);

@@ -1,12 +1,14 @@
 /**
  * Index metadata from rule text. Sigma: our own loader, so a rule that indexes is one we
  * parsed, and a rule that does not load is still retrievable but carries a diagnostic.
- * YARA: a linear scan for the first rule's name, `description` and `author`, and the tags of
- * all rules; the compiler's verdict is the checker's business, not this file's.
+ * YARA: linear scans for the rule names (yara-names.ts), the first `description` and
+ * `author`, and the tags of all rules; the compiler's verdict is the checker's business, not this file's.
  */
 import { loadRules, type PlaceholderValues, type RuleMeta } from '../sigma/index.js';
+import { retrievalNames } from './names.js';
 import type { CandidateFile, ScanProblem } from './scan.js';
 import type { RuleFields } from './store.js';
+import { yaraRuleIdentifiers } from './yara-names.js';
 
 export type Extracted =
   | { readonly kind: 'indexed'; readonly fields: RuleFields; readonly problems: readonly ScanProblem[] }
@@ -19,10 +21,11 @@ const MAX_META_CHARS = 4096;
 const clip = (s: string | undefined): string | null =>
   s === undefined ? null : s.length > MAX_META_CHARS ? `${s.slice(0, MAX_META_CHARS)}…` : s;
 
-function fieldsOf(file: CandidateFile, hash: string, meta: Partial<RuleMeta>): RuleFields {
+function fieldsOf(file: CandidateFile, hash: string, text: string, meta: Partial<RuleMeta>): RuleFields {
   return {
     kind: file.kind,
     name: file.name,
+    names: retrievalNames(file.kind, file.name, text),
     path: file.path,
     hash,
     title: clip(meta.title),
@@ -61,7 +64,7 @@ export function extractSigma(
     code: 'sigma.load' as const,
     message: `${d.document === undefined ? '' : `document ${d.document}: `}${d.code}: ${d.message}`,
   }));
-  if (first !== undefined) return { kind: 'indexed', fields: fieldsOf(file, hash, first), problems };
+  if (first !== undefined) return { kind: 'indexed', fields: fieldsOf(file, hash, text, first), problems };
   const named = loaded.diagnostics.find((d) => d.title !== undefined);
   if (named === undefined) {
     const why = loaded.diagnostics[0];
@@ -76,7 +79,7 @@ export function extractSigma(
   }
   return {
     kind: 'indexed',
-    fields: fieldsOf(file, hash, {
+    fields: fieldsOf(file, hash, text, {
       title: named.title,
       ...(named.ruleId === undefined ? {} : { id: named.ruleId }),
     }),
@@ -94,10 +97,10 @@ function unescapeYara(s: string): string {
 }
 
 export function extractYara(file: CandidateFile, hash: string, text: string): Extracted {
-  let title: string | undefined;
+  // The first rule the compiler sees (one commented out is none).
+  const title: string | undefined = yaraRuleIdentifiers(text)[0];
   const tags = new Set<string>();
   for (const m of text.matchAll(RULE_HEAD)) {
-    title ??= m[1];
     for (const t of (m[2] ?? '').split(/[ \t]+/))
       if (/^[A-Za-z0-9_]+$/.test(t) && tags.size < MAX_TAGS) tags.add(t);
   }
@@ -109,5 +112,5 @@ export function extractYara(file: CandidateFile, hash: string, text: string): Ex
     ...(author === undefined ? {} : { author: unescapeYara(author) }),
     tags: [...tags],
   };
-  return { kind: 'indexed', fields: fieldsOf(file, hash, meta), problems: [] };
+  return { kind: 'indexed', fields: fieldsOf(file, hash, text, meta), problems: [] };
 }

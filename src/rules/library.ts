@@ -11,7 +11,7 @@ import { loadRules, mapRule } from '../sigma/index.js';
 import { BUILTIN_PACK, builtinPackDir } from './builtin.js';
 import { indexPack } from './index-pack.js';
 import { ruleLines } from './lines.js';
-import { bodyFormatOf, NOT_FOUND_MESSAGE, requestedNames } from './names.js';
+import { bodyFormatOf, NOT_FOUND_MESSAGE, requestedNames, retrievalNames } from './names.js';
 import { type Settings, settingsOf } from './options.js';
 import type { PackScan } from './scan.js';
 import { scanDirectory } from './scan-directory.js';
@@ -81,6 +81,7 @@ export class RuleLibrary {
     private readonly settings: Settings,
   ) {
     this.store = new RuleStore(db);
+    this.store.backfillNames((r) => retrievalNames(r.kind, r.name, r.text));
   }
 
   /** Absolute data directory of the persistent index, or undefined when it is in memory. */
@@ -136,9 +137,11 @@ export class RuleLibrary {
   }
 
   /**
-   * POST /analysis/{sigma,yara}/rules: the lines of each requested name. A name held by
-   * several files answers with the first in precedence order (pack position, then path);
-   * `variants` lists them all. Throws the endpoint's 400 or 404 with its exact message.
+   * POST /analysis/{sigma,yara}/rules: the lines of each requested name, the name any result
+   * shows (names.ts): a file stem, or a YARA rule identifier (the lines of its file). A name
+   * held by several files answers with the first in precedence order (a file of that stem
+   * before files declaring a rule of that name, then pack position, then path); `variants`
+   * lists them all. Throws the endpoint's 400 or 404 with its exact message.
    */
   get(kind: RuleKind, names: readonly string[]): RuleLinesResult {
     kindOf(kind);
@@ -146,7 +149,7 @@ export class RuleLibrary {
     this.ensureBuiltin();
     const first = new Map<string, string>();
     for (const row of this.store.rulesWithText(kind, { names: wanted }))
-      if (!first.has(row.name)) first.set(row.name, row.text);
+      if (!first.has(row.matched!)) first.set(row.matched!, row.text);
     const missing = wanted.filter((n) => !first.has(n));
     if (missing.length > 0)
       throw new TaeError('NOT_FOUND', NOT_FOUND_MESSAGE, {

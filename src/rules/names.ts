@@ -1,6 +1,13 @@
-/** Rule names (file stems), rule kinds by extension, and the request check of the retrieval endpoints. */
+/**
+ * Rule names, rule kinds by extension, and the request check of the retrieval endpoints. A
+ * name is what results show: a Sigma rule's file stem (`ruleStem`, which the Sigma
+ * results use too) and a YARA rule's identifier (the compiler's, found by
+ * `yaraRuleIdentifiers`); a YARA file also answers to its stem.
+ */
 import { TaeError } from '../errors/index.js';
+import { ruleStem } from '../sigma/index.js';
 import type { RuleKind } from './types.js';
+import { yaraRuleIdentifiers } from './yara-names.js';
 
 /** Longest name accepted, and most names in one request (the spec leaves both open). */
 export const MAX_NAME_CHARS = 256;
@@ -23,13 +30,19 @@ const EXTENSIONS: ReadonlyArray<readonly [string, RuleKind]> = [
   ['.yara', 'yara'],
 ];
 
-/** The kind and name of a rule file from its base name, or undefined for other files. */
+/** The kind and stem of a rule file from its base name, or undefined for other files. */
 export function ruleFileOf(baseName: string): { kind: RuleKind; name: string } | undefined {
   const lower = baseName.toLowerCase();
   for (const [ext, kind] of EXTENSIONS)
     if (lower.endsWith(ext) && lower.length > ext.length)
-      return { kind, name: baseName.slice(0, -ext.length) };
+      return { kind, name: kind === 'sigma' ? ruleStem(baseName) : baseName.slice(0, -ext.length) };
   return undefined;
+}
+
+/** Every name a rule file is retrieved by: its stem, then (YARA) each rule it declares. */
+export function retrievalNames(kind: RuleKind, stem: string, text: string): string[] {
+  if (kind === 'sigma') return [stem];
+  return [...new Set([stem, ...yaraRuleIdentifiers(text)])];
 }
 
 /** The spec's error body: plain text for Sigma, JSON for YARA. */

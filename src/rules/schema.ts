@@ -47,6 +47,14 @@ CREATE TABLE IF NOT EXISTS rules (
 ) STRICT;
 CREATE INDEX IF NOT EXISTS rules_by_name ON rules (kind, name);
 CREATE INDEX IF NOT EXISTS rules_by_hash ON rules (hash);
+-- Every name a file is retrieved by: its stem, and for YARA each rule it declares (what results
+-- show). Added after schema 1 shipped: RuleStore.backfillNames fills it for older indexes.
+CREATE TABLE IF NOT EXISTS rule_names (
+  rule_id INTEGER NOT NULL REFERENCES rules (id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  PRIMARY KEY (rule_id, name)
+) STRICT;
+CREATE INDEX IF NOT EXISTS rule_names_by_name ON rule_names (name);
 CREATE TABLE IF NOT EXISTS diagnostics (
   id INTEGER PRIMARY KEY,
   pack_id INTEGER NOT NULL REFERENCES packs (id) ON DELETE CASCADE,

@@ -41,15 +41,17 @@ function selectedRows(store: RuleStore, kind: RuleKind, selection: RuleSelection
   if (names !== undefined && (!Array.isArray(names) || !names.every(isRuleName)))
     throw invalidOption('names', 'an array of rule names', names);
   const rows = store.rulesWithText(kind, selection);
-  if (names !== undefined) {
-    const found = new Set(rows.map((r) => r.name));
-    const missing = names.filter((n) => !found.has(n));
-    if (missing.length > 0)
-      throw new TaeError('NOT_FOUND', NOT_FOUND_MESSAGE, {
-        context: { kind, missing: missing.slice(0, 20).join(', ') },
-      });
-  }
-  return rows;
+  if (names === undefined) return rows;
+  const found = new Set(rows.map((r) => r.matched));
+  const missing = names.filter((n) => !found.has(n));
+  if (missing.length > 0)
+    throw new TaeError('NOT_FOUND', NOT_FOUND_MESSAGE, {
+      context: { kind, missing: missing.slice(0, 20).join(', ') },
+    });
+  // A file answers every name it carries once: keep it once.
+  const once = new Map<string, RuleTextRow>();
+  for (const r of rows) if (!once.has(sourceLabel(r))) once.set(sourceLabel(r), r);
+  return [...once.values()];
 }
 
 export function sigmaRuleSet(

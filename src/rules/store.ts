@@ -22,7 +22,10 @@ export interface PackRow {
 /** The columns of one rule as the indexer writes them. */
 export interface RuleFields {
   readonly kind: RuleKind;
+  /** The file stem (listings show it). */
   readonly name: string;
+  /** Every name the file is retrieved by (`retrievalNames`), the stem included. */
+  readonly names: readonly string[];
   readonly path: string;
   readonly hash: string;
   readonly title: string | null;
@@ -39,6 +42,8 @@ interface RuleRow extends RuleFields {
 }
 
 export interface RuleTextRow extends RuleRow {
+  /** With a names filter: the requested name this row answers (a file can answer several). */
+  readonly matched: string | null;
   readonly text: string;
   readonly yara_checker: string | null;
   readonly yara_error: string | null;
@@ -162,10 +167,11 @@ export class RuleStore {
   }
 
   insertRule(packId: number, f: RuleFields): void {
-    this.sql(
+    const id = this.sql(
       `INSERT INTO rules (pack_id, kind, name, path, hash, title, description, author, tags, level, status, rule_id)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(packId, ...ruleValues(f));
+    ).run(packId, ...ruleValues(f)).lastInsertRowid;
+    this.setNames(Number(id), f.names);
   }
 
   updateRule(id: number, f: RuleFields): void {
@@ -173,6 +179,28 @@ export class RuleStore {
       `UPDATE rules SET kind = ?, name = ?, path = ?, hash = ?, title = ?, description = ?, author = ?, tags = ?,
            level = ?, status = ?, rule_id = ? WHERE id = ?`,
     ).run(...ruleValues(f), id);
+    this.setNames(id, f.names);
+  }
+
+  private setNames(id: number, names: readonly string[]): void {
+    this.sql('DELETE FROM rule_names WHERE rule_id = ?').run(id);
+    const insert = this.sql('INSERT OR IGNORE INTO rule_names (rule_id, name) VALUES (?, ?)');
+    for (const n of names) insert.run(id, n);
+  }
+
+  /**
+   * Names for rules indexed before `rule_names` existed (every indexed file has at least its
+   * stem there), from their stored text: one transaction, once per older index.
+   */
+  backfillNames(namesOf: (row: { kind: RuleKind; name: string; text: string }) => readonly string[]): void {
+    const rows = this.sql<[], { id: number; kind: RuleKind; name: string; text: string }>(
+      `SELECT r.id, r.kind, r.name, c.text FROM rules r JOIN contents c ON c.hash = r.hash
+         WHERE NOT EXISTS (SELECT 1 FROM rule_names n WHERE n.rule_id = r.id)`,
+    ).all();
+    if (rows.length === 0) return;
+    this.db.transaction(() => {
+      for (const r of rows) this.setNames(r.id, namesOf(r));
+    })();
   }
 
   deleteRule(id: number): void {
@@ -232,7 +260,10 @@ export class RuleStore {
     ];
   }
 
-  /** Rules of one kind with their text, in precedence order (pack position, then path). */
+  /**
+   * Rules of one kind with their text, in precedence order: pack position, then path; with a
+   * names filter, files whose stem is the name come before files that only declare it.
+   */
   rulesWithText(
     kind: RuleKind,
     filter: { packs?: readonly string[]; names?: readonly string[] },
@@ -243,14 +274,19 @@ export class RuleStore {
       where.push(IN_JSON('p.name'));
       params.push(JSON.stringify(filter.packs));
     }
+    let names = 'NULL AS matched';
+    // With names, the lookup starts from rule_names' name index (CROSS JOIN fixes that order).
     if (filter.names !== undefined) {
-      where.push(IN_JSON('r.name'));
+      names = 'n.name AS matched';
+      where.push(IN_JSON('n.name'));
       params.push(JSON.stringify(filter.names));
     }
     return this.sql<string[], RuleTextRow>(
-      `SELECT ${RULE_COLUMNS}, c.text, c.yara_checker, c.yara_error FROM rules r
+      `SELECT ${RULE_COLUMNS}, ${names}, c.text, c.yara_checker, c.yara_error
+         FROM ${filter.names === undefined ? 'rules r' : 'rule_names n CROSS JOIN rules r ON r.id = n.rule_id'}
          JOIN packs p ON p.id = r.pack_id JOIN contents c ON c.hash = r.hash
-         WHERE ${where.join(' AND ')} ORDER BY p.position, r.path`,
+         WHERE ${where.join(' AND ')}
+         ORDER BY ${filter.names === undefined ? '' : 'n.name <> r.name, '}p.position, r.path, matched`,
     ).all(...params);
   }
 

@@ -16,6 +16,8 @@ export const DIAGNOSTIC_CODES = [
   'condition.aggregation',
   'condition.unknown_identifier',
   'condition.empty_selector',
+  /** Parentheses and `not`s nested deeper than MAX_CONDITION_DEPTH (limits.ts). */
+  'condition.too_deep',
   'modifier.unknown',
   'modifier.invalid_combination',
   'value.invalid_type',

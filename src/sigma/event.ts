@@ -2,6 +2,8 @@
  * The neutral event shape rules are evaluated against, so EVTX, JSON and XML inputs can all
  * be fed to the same compiled rules, and the per-event caches the matchers share.
  */
+import { TaeError } from '../errors/index.js';
+import { MAX_DATA_DEPTH } from './limits.js';
 
 export type SigmaScalar = string | number | boolean | null;
 export type SigmaValue = SigmaScalar | readonly SigmaScalar[];
@@ -71,18 +73,22 @@ export function eventFromObject(obj: Readonly<Record<string, unknown>>): SigmaEv
 /**
  * A nested object: leaves are reachable by their dotted path (`Event.System.EventID`) as well
  * as by their literal key when the object is flat at that level. Arrays of objects are kept
- * as one JSON text per element.
+ * as one JSON text per element. Objects nested deeper than MAX_DATA_DEPTH are refused
+ * (test data is checked before it gets here; this guards other callers).
  */
 export function eventFromNested(obj: Readonly<Record<string, unknown>>): SigmaEvent {
   const fields = new Map<string, SigmaValue>();
-  const walk = (o: Readonly<Record<string, unknown>>, prefix: string) => {
+  const walk = (o: Readonly<Record<string, unknown>>, prefix: string, depth: number) => {
+    if (depth > MAX_DATA_DEPTH)
+      throw new TaeError('INVALID_ARGUMENT', `event object nested deeper than ${MAX_DATA_DEPTH} levels`);
     for (const [k, v] of Object.entries(o)) {
       const path = prefix === '' ? k : `${prefix}.${k}`;
-      if (v !== null && typeof v === 'object' && !Array.isArray(v)) walk(v as Record<string, unknown>, path);
+      if (v !== null && typeof v === 'object' && !Array.isArray(v))
+        walk(v as Record<string, unknown>, path, depth + 1);
       else if (!fields.has(path)) fields.set(path, toValue(v));
     }
   };
-  walk(obj, '');
+  walk(obj, '', 1);
   return new MapEvent(withAliases(fields));
 }
 

@@ -23,6 +23,7 @@ export {
   parseTestText,
   type RunSigmaOptions,
   ruleFileStem,
+  ruleStem,
   runSigma,
   type SigmaDataRequest,
   type SigmaDataResponse,

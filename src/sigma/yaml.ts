@@ -16,6 +16,7 @@ import {
   YAMLException,
 } from 'js-yaml';
 import type { DiagnosticCode } from './diagnostics.js';
+import { MAX_YAML_DEPTH } from './limits.js';
 
 /** A plain (unquoted) YAML number: its text is what Sigma compares, the value only for ranges. */
 export class YamlNumber {
@@ -87,14 +88,21 @@ export function parseYaml(text: string, maxChars = DEFAULT_MAX_CHARS): YamlParse
       message: `rule text has ${text.length} characters, more than the limit of ${maxChars}`,
     };
   try {
-    return { ok: true, documents: loadAll(text, { schema: SCHEMA, maxAliases: 0 }) as YamlValue[] };
+    return {
+      ok: true,
+      documents: loadAll(text, { schema: SCHEMA, maxAliases: 0, maxDepth: MAX_YAML_DEPTH }) as YamlValue[],
+    };
   } catch (e) {
     if (!(e instanceof YAMLException)) return { ok: false, code: 'yaml.syntax', message: String(e) };
     const where = e.mark ? ` at line ${e.mark.line + 1}, column ${e.mark.column + 1}` : '';
     if (e.reason.includes('maxAliases'))
       return { ok: false, code: 'yaml.alias', message: `YAML aliases are not allowed in rules${where}` };
     if (e.reason.includes('maxDepth'))
-      return { ok: false, code: 'yaml.depth', message: `YAML nesting is too deep${where}` };
+      return {
+        ok: false,
+        code: 'yaml.depth',
+        message: `YAML nesting is deeper than ${MAX_YAML_DEPTH} levels${where}`,
+      };
     return { ok: false, code: 'yaml.syntax', message: `${e.reason}${where}` };
   }
 }

@@ -3,6 +3,7 @@
  * or < and < not < `x of` < parentheses; both binary operators left-associative.
  */
 import { fail } from '../diagnostics.js';
+import { MAX_CONDITION_DEPTH } from '../limits.js';
 import { type Token, tokenize } from './tokenize.js';
 
 export type Condition =
@@ -15,6 +16,8 @@ export type Condition =
 
 class Parser {
   private pos = 0;
+  /** Open parentheses and `not`s around the current token: each is one level of recursion. */
+  private depth = 0;
   constructor(
     private readonly tokens: readonly Token[],
     private readonly text: string,
@@ -58,10 +61,23 @@ class Parser {
     return args.length === 1 ? args[0]! : { kind: 'and', args };
   }
 
+  /** Every recursion of the grammar passes here (`not`, then `(`), so the bound holds for all of it. */
+  private nested<T>(at: Token, inner: () => T): T {
+    if (++this.depth > MAX_CONDITION_DEPTH)
+      fail(
+        'condition.too_deep',
+        `the condition nests parentheses and 'not' deeper than ${MAX_CONDITION_DEPTH} levels, at character ${at.at}`,
+      );
+    const out = inner();
+    this.depth--;
+    return out;
+  }
+
   private not(): Condition {
-    if (this.peek()?.kind === 'not') {
+    const t = this.peek();
+    if (t?.kind === 'not') {
       this.pos++;
-      return { kind: 'not', arg: this.not() };
+      return this.nested(t, () => ({ kind: 'not', arg: this.not() }));
     }
     return this.atom();
   }
@@ -71,7 +87,7 @@ class Parser {
     this.pos++;
     switch (t?.kind) {
       case '(': {
-        const inner = this.or();
+        const inner = this.nested(t, () => this.or());
         if (this.peek()?.kind !== ')') this.error(this.peek(), "expected ')'");
         this.pos++;
         return inner;

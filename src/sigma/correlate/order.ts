@@ -21,6 +21,15 @@ function problem(c: SigmaCorrelation, code: RuleDiagnostic['code'], message: str
   };
 }
 
+/** One correlation on the ordering stack: its next reference to look at, and whether all so far can run. */
+interface Frame {
+  readonly c: SigmaCorrelation;
+  next: number;
+  ok: boolean;
+  /** The reference whose correlation is being ordered above this frame. */
+  waiting?: { readonly ref: string; readonly inner: SigmaCorrelation };
+}
+
 export function orderCorrelations(
   correlations: readonly SigmaCorrelation[],
   knownRules: readonly RuleRef[] | undefined,
@@ -32,30 +41,47 @@ export function orderCorrelations(
   const ordered: SigmaCorrelation[] = [];
   const state = new Map<SigmaCorrelation, 'visiting' | 'done' | 'failed'>();
 
-  const visit = (c: SigmaCorrelation): boolean => {
-    const s = state.get(c);
-    if (s === 'done') return true;
-    if (s === 'failed' || s === 'visiting') return false;
-    state.set(c, 'visiting');
-    let ok = true;
-    for (const r of c.rules) {
-      const inner = byRef.get(r);
-      if (inner !== undefined) {
-        if (state.get(inner) === 'visiting') {
-          problems.push(problem(c, 'correlation.cycle', `'${r}' leads back to this correlation`));
-          ok = false;
-        } else if (!visit(inner)) {
-          problems.push(problem(c, 'correlation.reference', `'${r}' is a correlation that cannot run`));
-          ok = false;
+  // Depth first, inner correlations before the ones naming them, on an explicit stack: a
+  // chain as long as a rule file can hold (thousands) must not exhaust the call stack.
+  const visit = (root: SigmaCorrelation): void => {
+    if (state.has(root)) return;
+    state.set(root, 'visiting');
+    const stack: Frame[] = [{ c: root, next: 0, ok: true }];
+    while (stack.length > 0) {
+      const f = stack[stack.length - 1]!;
+      if (f.waiting !== undefined) {
+        if (state.get(f.waiting.inner) !== 'done') {
+          problems.push(
+            problem(f.c, 'correlation.reference', `'${f.waiting.ref}' is a correlation that cannot run`),
+          );
+          f.ok = false;
         }
-      } else if (known !== undefined && !known.has(r)) {
-        problems.push(problem(c, 'correlation.reference', `no loaded rule has the id or name '${r}'`));
-        ok = false;
+        f.waiting = undefined;
       }
+      if (f.next < f.c.rules.length) {
+        const r = f.c.rules[f.next++]!;
+        const inner = byRef.get(r);
+        const s = inner === undefined ? undefined : state.get(inner);
+        if (inner !== undefined && s === undefined) {
+          f.waiting = { ref: r, inner };
+          state.set(inner, 'visiting');
+          stack.push({ c: inner, next: 0, ok: true });
+        } else if (s === 'visiting') {
+          problems.push(problem(f.c, 'correlation.cycle', `'${r}' leads back to this correlation`));
+          f.ok = false;
+        } else if (s === 'failed') {
+          problems.push(problem(f.c, 'correlation.reference', `'${r}' is a correlation that cannot run`));
+          f.ok = false;
+        } else if (inner === undefined && known !== undefined && !known.has(r)) {
+          problems.push(problem(f.c, 'correlation.reference', `no loaded rule has the id or name '${r}'`));
+          f.ok = false;
+        }
+        continue;
+      }
+      state.set(f.c, f.ok ? 'done' : 'failed');
+      if (f.ok) ordered.push(f.c);
+      stack.pop();
     }
-    state.set(c, ok ? 'done' : 'failed');
-    if (ok) ordered.push(c);
-    return ok;
   };
   for (const c of correlations) visit(c);
   return { ordered, problems };

@@ -11,6 +11,7 @@ export {
   COMMUNITY_COLUMNS,
   CUSTOM_COLUMNS,
   ruleFileStem,
+  ruleStem,
   SIGMA_TABLE_TITLE,
   type SigmaDataResult,
 } from './results.js';

@@ -1,11 +1,15 @@
 /**
- * `test_data` of the Sigma data endpoint: base64 of JSON (one object, an array, or JSON lines;
+ * `test_data` of the Sigma data endpoint: base64 of JSON (one object, an array, or a stream
+ * of values: JSON lines, or pretty-printed objects one after the other as `jq` prints them;
  * flat, nested, or the evtx crate's event shape) or of event-log XML, turned into events.
+ * Nesting deeper than MAX_DATA_DEPTH is refused here, before any walk of the data.
  */
 import { base64ByteLength, cleanBase64, decodeBase64 } from '../../base64/index.js';
 import { TaeError } from '../../errors/index.js';
 import { type EvtxEvent, toEvent } from '../../evtx/index.js';
+import { MAX_DATA_DEPTH } from '../limits.js';
 import { eventJsonToNodes, isEventJson } from './json-event.js';
+import { parseJsonStream } from './json-stream.js';
 import { xmlEvents } from './xml.js';
 
 /** Decoded size above which test data is refused (the spec leaves the maximum open). */
@@ -46,23 +50,11 @@ function classify(value: unknown, index: number): TestRecord {
   return nested ? { kind: 'nested', object: value } : { kind: 'flat', object: value };
 }
 
+/** The events of a JSON stream; a top-level array stands for its elements. */
 function parseJson(text: string): unknown[] {
-  try {
-    const whole: unknown = JSON.parse(text);
-    return Array.isArray(whole) ? whole : [whole];
-  } catch {
-    // JSON lines: one object per non-empty line.
-    const out: unknown[] = [];
-    for (const line of text.split(/\r?\n/)) {
-      if (line.trim() === '') continue;
-      try {
-        out.push(JSON.parse(line));
-      } catch {
-        throw invalid('neither JSON, JSON lines nor XML');
-      }
-    }
-    return out;
-  }
+  const stream = parseJsonStream(text, MAX_DATA_DEPTH, MAX_TEST_EVENTS);
+  if (!stream.ok) throw invalid(stream.why);
+  return stream.values.flatMap((v) => (Array.isArray(v) ? v : [v]));
 }
 
 export function parseTestData(testData: unknown): TestRecord[] {
@@ -77,8 +69,10 @@ export function parseTestText(text: string): TestRecord[] {
   if (trimmed === '') throw invalid('test_data is empty');
   let records: TestRecord[];
   if (trimmed.startsWith('<')) {
-    const events = xmlEvents(trimmed);
-    if (events === undefined || events.length === 0) throw invalid('XML without well-formed Event elements');
+    const parsed = xmlEvents(trimmed);
+    if (!parsed.ok) throw invalid(parsed.why);
+    const events = parsed.events;
+    if (events.length === 0) throw invalid('XML without Event elements');
     if (events.length > MAX_TEST_EVENTS) throw invalid(`more than ${MAX_TEST_EVENTS} events`);
     records = events.map((e, i) => ({ kind: 'eventlog', event: toEvent([e], i + 1) }));
   } else {

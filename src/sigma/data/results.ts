@@ -14,16 +14,31 @@ export const SIGMA_TABLE_TITLE = 'Sigma Analysis Results';
 export const COMMUNITY_COLUMNS = ['Rule', 'Description', 'Author', 'Tags', 'Level'];
 export const CUSTOM_COLUMNS = ['Rule'];
 
-/**
- * The file stem of a rule's source label, as the rule library names rules: the last path
- * part without `.yml`/`.yaml`, whether the label is a path or a library's `<pack>:<path>`.
- */
-export const ruleFileStem = (source: string): string => /([^/\\:]+?)(\.ya?ml)?$/i.exec(source)?.[1] ?? source;
+const SIGMA_EXTENSION = /\.ya?ml$/i;
 
-/** A community rule is named as it is retrieved: its file stem, else its title. */
+/**
+ * A Sigma rule's name from its file's base name: the name without `.yml`/`.yaml`. The rule
+ * library indexes files by it (rules/names.ts) and results show it, so each name retrieves.
+ */
+export function ruleStem(baseName: string): string {
+  const ext = SIGMA_EXTENSION.exec(baseName);
+  return ext !== null && ext.index > 0 ? baseName.slice(0, ext.index) : baseName;
+}
+
+/** The file's base name in a source label: a path, or a library's `<pack>:<path>` (pack names have no `:`). */
+function labelBaseName(source: string): string {
+  const cut = Math.max(source.lastIndexOf('/'), source.lastIndexOf('\\'));
+  return cut >= 0 ? source.slice(cut + 1) : source.slice(source.indexOf(':') + 1);
+}
+
+/** The name of the rule file a source label points at (`ruleStem` of its base name). */
+export const ruleFileStem = (source: string): string => ruleStem(labelBaseName(source));
+
+/** A community rule is named as it is retrieved: its file stem; a label that is no rule file, its title. */
 export function ruleName(rule: SigmaRule): string {
-  const stem = ruleFileStem(rule.source);
-  return stem !== '' && stem !== 'rule' ? stem : rule.title;
+  const base = labelBaseName(rule.source);
+  const stem = ruleStem(base);
+  return stem !== base ? stem : rule.title;
 }
 
 export function communityTable(rules: readonly SigmaRule[]): SigmaDataResult {

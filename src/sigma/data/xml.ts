@@ -5,9 +5,12 @@
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { XmlElement, XmlNode } from '../../evtx/index.js';
+import { MAX_DATA_DEPTH } from '../limits.js';
 
 const parser = new XMLParser({
   preserveOrder: true,
+  /** The parser's own bound, so the tree every walk below receives is no deeper. */
+  maxNestedTags: MAX_DATA_DEPTH,
   ignoreAttributes: false,
   attributeNamePrefix: '',
   removeNSPrefix: true,
@@ -60,14 +63,26 @@ function events(nodes: readonly XmlNode[], out: XmlElement[] = []): XmlElement[]
   return out;
 }
 
-/** `undefined` when the text is not well-formed XML (or carries a DOCTYPE, which events never do). */
-export function xmlEvents(text: string): XmlElement[] | undefined {
+export type XmlEvents =
+  | { readonly ok: true; readonly events: XmlElement[] }
+  | { readonly ok: false; readonly why: string };
+
+/**
+ * The document's events, or why not: not well-formed, a DOCTYPE (events never carry one), or
+ * elements nested deeper than MAX_DATA_DEPTH.
+ */
+export function xmlEvents(text: string): XmlEvents {
   const body = text.replace(/^\uFEFF?\s*<\?xml[^>]*\?>/, '');
-  if (/<!DOCTYPE/i.test(body)) return undefined;
-  if (XMLValidator.validate(`<tae-root>${body}</tae-root>`) !== true) return undefined;
+  if (/<!DOCTYPE/i.test(body)) return { ok: false, why: 'XML with a DOCTYPE' };
+  if (XMLValidator.validate(`<tae-root>${body}</tae-root>`) !== true)
+    return { ok: false, why: 'XML that is not well-formed' };
+  let tree: Ordered[];
   try {
-    return events(toNodes(parser.parse(body) as Ordered[]));
-  } catch {
-    return undefined;
+    tree = parser.parse(body) as Ordered[];
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    if (/nested/i.test(message)) return { ok: false, why: `XML nested deeper than ${MAX_DATA_DEPTH} levels` };
+    return { ok: false, why: `XML the parser refuses: ${message}` };
   }
+  return { ok: true, events: events(toNodes(tree)) };
 }
