@@ -123,3 +123,16 @@ test('precedence: unreadable input 3 over lost records 5 over findings 1; output
   assert.equal(mixed.status, 3, mixed.stderr);
   assert.ok(existsSync(join(dir, 'out.json')));
 });
+
+test('tae jobs parse of a cut file: a line naming the file that lost records, exit 5', () => {
+  const data = ['--data', join(dir, 'engine-data')];
+  const upload = (file: string) =>
+    JSON.parse(tae('files', 'upload', file, ...data, '--json').stdout)[0].file_id as string;
+  const lossy = tae('jobs', 'parse', upload('cut.evtx'), ...data);
+  assert.equal(lossy.status, 5, lossy.stderr);
+  assert.match(
+    lossy.stderr,
+    /^tae: job [a-z-]+: cut\.evtx: 0 records \(1 decode error.*: some records could not be decoded\n$/,
+  );
+  assert.equal(tae('jobs', 'parse', upload('small.evtx'), ...data).status, 0);
+});
