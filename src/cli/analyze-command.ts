@@ -2,7 +2,8 @@
  * `tae analyze <files…>`: the full EVTX parse job in this process (no data directory), a short
  * summary on stdout, progress on stderr when it is a terminal, the job's results as JSON
  * (`--out`) and the self-contained HTML report (`--html`). Exit 1 with `--fail-on LEVEL` when a
- * Sigma match or key event is at or above LEVEL; 3 when a file could not be read.
+ * Sigma match or key event is at or above LEVEL, 3 when a file could not be read, 5 when
+ * records were lost (the precedence is exit-codes.ts's).
  */
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -10,8 +11,10 @@ import type { Command } from 'commander';
 import { TaeError } from '../errors/index.js';
 import { buildReport } from '../report/index.js';
 import { findingRecords, keyEvents, reportRules, resultsDocument, summaryText } from './analyze-output.js';
-import { type AnalyzeProgress, analyzeFiles } from './analyze-run.js';
+import { type AnalyzeProgress, type AnalyzeResult, analyzeFiles } from './analyze-run.js';
 import { collect, dataOption, failOnOption, intFlag, type Level, levelRank } from './common.js';
+import { DecodeReport } from './decode-report.js';
+import { EXIT, runExit } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
 import { Output, writeRecords } from './output.js';
 import { bytesText, Progress } from './progress.js';
@@ -93,14 +96,16 @@ async function runAnalyze(files: string[], flags: AnalyzeFlags): Promise<number>
       `analyze: ${pct}% of ${bytesText(p.size)}, ${p.records} records, ${seconds} s: [${p.fileIndex + 1}/${p.files}] ${basename(p.file)}`,
     );
   };
-  let result: Awaited<ReturnType<typeof analyzeFiles>>;
+  let result: AnalyzeResult;
   try {
     result = await analyzeFiles({ files, threads, onProgress, ...(sigma ? { sigma } : {}) });
   } finally {
     progress.done();
   }
   for (const f of result.failures) process.stderr.write(`tae: ${f.message}\n`);
-  if (result.failures.length === files.length) return 3;
+  const decoded = new DecodeReport();
+  decoded.add(result.diagnostics);
+  if (result.failures.length === files.length) return EXIT.INPUT;
   const written: string[] = [];
   if (flags.out !== undefined) {
     writeOut(flags.out, `${JSON.stringify(resultsDocument(result, files, sigma), null, 2)}\n`);
@@ -123,11 +128,14 @@ async function runAnalyze(files: string[], flags: AnalyzeFlags): Promise<number>
     else await writeRecords(findingRecords(result.insights), format, out);
     await out.flush();
   }
-  if (result.failures.length > 0) return 3;
-  if (flags.failOn !== undefined) {
-    const threshold = levelRank(flags.failOn);
-    const keyEventMax = Math.max(-1, ...keyEvents(result.insights).map((e) => levelRank(e.importance)));
-    if (Math.max(result.detections.maxLevel(), keyEventMax) >= threshold) return 1;
-  }
-  return 0;
+  return runExit({
+    unreadable: result.failures.length,
+    recordsLost: decoded.recordsLost,
+    findings: flags.failOn !== undefined && maxFindingRank(result) >= levelRank(flags.failOn),
+  });
+}
+
+function maxFindingRank(result: AnalyzeResult): number {
+  const keyEventMax = Math.max(-1, ...keyEvents(result.insights).map((e) => levelRank(e.importance)));
+  return Math.max(result.detections.maxLevel(), keyEventMax);
 }

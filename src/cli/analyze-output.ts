@@ -43,6 +43,14 @@ export function rankedFindings(entries: readonly TimelineEntry[]): TimelineEntry
   );
 }
 
+/** Lost records are said on stdout too: a summary must not read as complete when it is not. */
+function lossNote(diagnostics: AnalyzeResult['diagnostics']): string {
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  return errors === 0
+    ? ''
+    : `; some records could not be decoded (${plural(errors, 'decoder error')}, on stderr)`;
+}
+
 export function summaryText(
   result: AnalyzeResult,
   files: readonly string[],
@@ -54,7 +62,8 @@ export function summaryText(
     `Analysed ${plural(files.length - result.failures.length, 'file')}, ${plural(Number(o.records ?? 0), 'record')}` +
       (o.duplicate_records && o.duplicate_records !== '0'
         ? ` (${o.duplicate_records} duplicates skipped)`
-        : ''),
+        : '') +
+      lossNote(result.diagnostics),
     `Time range: ${o.first_event ?? '-'} .. ${o.last_event ?? '-'} UTC`,
     `Computers: ${clip(o.computers ?? '-', 160)}`,
   ];

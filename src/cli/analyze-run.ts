@@ -8,6 +8,7 @@
 import { statSync } from 'node:fs';
 import { createAnalyzer, createSigmaPass, flattenResults, type Insight } from '../analysis/index.js';
 import { isTaeError } from '../errors/index.js';
+import type { Diagnostic } from '../evtx/index.js';
 import { eventDescriber } from '../lookup/index.js';
 import { DecodePool, parseEvtx } from '../parse/index.js';
 import { Detections } from './detections.js';
@@ -39,6 +40,8 @@ export interface AnalyzeResult {
   readonly records: number;
   /** Files that could not be read, with the reason (also Error insights, as in the job). */
   readonly failures: { readonly file: string; readonly message: string }[];
+  /** The decoder's diagnostics of the files read, each naming its file. */
+  readonly diagnostics: Diagnostic[];
 }
 
 export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResult> {
@@ -47,6 +50,7 @@ export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResu
   const pass = createSigmaPass({ analyzer, ...(sigma === undefined ? {} : { sigma }) });
   const detections = new Detections();
   const failures: { file: string; message: string }[] = [];
+  const diagnostics: Diagnostic[] = [];
   let pool: DecodePool | undefined;
   let records = 0;
   try {
@@ -86,6 +90,7 @@ export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResu
         }
         progress();
         analyzer.addDiagnostics(parse.diagnostics, { file });
+        diagnostics.push(...parse.diagnostics);
       } catch (e) {
         if (!isTaeError(e)) throw e;
         failures.push({ file, message: e.message.includes(file) ? e.message : `${file}: ${e.message}` });
@@ -100,9 +105,11 @@ export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResu
       detections,
       records,
       failures,
+      diagnostics,
     };
   for (const h of pass.finish())
     detections.add(h.correlation, { recordId: h.recordIds[0] ?? 0, timestamp: h.firstTimestamp });
   const errors: Insight[] = failures.map((f) => ({ Error: { message: f.message } }));
-  return { insights: [...flattenResults(analyzer.finish()), ...errors], detections, records, failures };
+  const insights = [...flattenResults(analyzer.finish()), ...errors];
+  return { insights, detections, records, failures, diagnostics };
 }

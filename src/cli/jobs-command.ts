@@ -2,7 +2,8 @@
  * `tae jobs list|parse|get|cancel|delete`: jobs of the engine in the data directory. The engine
  * runs queued jobs while a command holds it open, so `parse` (and `get --wait`) wait for the
  * job by default; a job left queued runs the next time the directory is opened (`tae serve`).
- * `get` writes the job's results as JSON (`--out`) or as the HTML report (`--html`).
+ * `get` writes the job's results as JSON (`--out`) or as the HTML report (`--html`). Exit 3
+ * for a Failed job, 5 when a completed parse job lost records (exit-codes.ts).
  */
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
@@ -11,6 +12,7 @@ import { TaeError } from '../errors/index.js';
 import { buildReport } from '../report/index.js';
 import type { Auth, Engine, JobStatusResponse } from '../service/index.js';
 import { type EngineFlags, engineOptions, withEngine } from './engine-flags.js';
+import { runExit } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
 import { writeRecords } from './output.js';
 import { Progress } from './progress.js';
@@ -85,7 +87,23 @@ async function show(job: JobStatusResponse, flags: ResultFlags): Promise<number>
     const columns = [column('type', 'Insight'), column('title', 'Title'), column('size', 'Entries')];
     if (insights.length > 0) await writeRecords({ columns, rows: insightRows(insights) }, format);
   }
-  return job.status === 'Failed' ? 3 : 0;
+  return runExit({ unreadable: job.status === 'Failed' ? 1 : 0, recordsLost: reportLostRecords(job) });
+}
+
+/**
+ * A parse job decodes as `tae parse` does: when its Overview counts decode errors, each file
+ * that lost records gets a line on stderr and the run exits 5, as `tae parse` would.
+ */
+function reportLostRecords(job: JobStatusResponse): boolean {
+  const overview = (job.insights ?? []).find((i) => 'Metadata' in i && i.Metadata.title === 'Overview');
+  const data = overview !== undefined && 'Metadata' in overview ? overview.Metadata.data : {};
+  if (!(Number(data.decode_errors ?? 0) > 0)) return false;
+  const files = String(data.files ?? '')
+    .split('\n')
+    .filter((line) => /\d+ decode errors?\b/.test(line));
+  for (const f of files.length > 0 ? files : [`${data.decode_errors} decode errors`])
+    process.stderr.write(`tae: job ${job.job_name}: ${f}: some records could not be decoded\n`);
+  return true;
 }
 
 export function jobsCommand(program: Command, setExit: (code: number) => void): void {

@@ -1,12 +1,10 @@
 #!/usr/bin/env node
-/**
- * `tae`: the command line. Exit codes: 0 ok, 1 findings (where asked), 2 usage, 3 input error,
- * 4 internal error, 6 data directory locked by another process.
- */
+/** `tae`: the command line. Exit codes: see exit-codes.ts (the README's table). */
 import { setFlagsFromString } from 'node:v8';
 import { Command, CommanderError } from 'commander';
 import { isTaeError } from '../errors/index.js';
 import { registerCommands } from './commands.js';
+import { EXIT } from './exit-codes.js';
 
 /*
  * A command runs once, for seconds: most of a short run is V8 compiling hot functions, and
@@ -14,8 +12,6 @@ import { registerCommands } from './commands.js';
  * bench file on one core, same warm speed; bench/run.ts). Set before any function is hot.
  */
 setFlagsFromString('--max-inlined-bytecode-size-cumulative=150');
-
-export const EXIT = { OK: 0, FINDINGS: 1, USAGE: 2, INPUT: 3, INTERNAL: 4, LOCKED: 6 } as const;
 
 /** What to do about a locked data directory, after the store's message naming it and the pid. */
 const LOCKED_HINT =

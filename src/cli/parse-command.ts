@@ -4,6 +4,8 @@ import type { Command } from 'commander';
 import { Option } from 'commander';
 import type { EvtxEvent, ParsedRecord, RecordOutput } from '../evtx/index.js';
 import { parseEvtx } from '../parse/index.js';
+import { DecodeReport } from './decode-report.js';
+import { runExit } from './exit-codes.js';
 import { Output } from './output.js';
 import { renderSummary, Summary } from './summary.js';
 
@@ -45,6 +47,7 @@ async function runParse(files: string[], flags: ParseFlags): Promise<number> {
   const out = new Output();
   const outputs: RecordOutput[] = flags.summary ? ['event'] : [flags.format === 'xml' ? 'xml' : 'json'];
   const summary = new Summary();
+  const report = new DecodeReport({ warnings: true, quiet: flags.quiet === true });
   let first = true;
   if (!flags.summary && flags.format === 'json') await out.write('[');
   if (!flags.summary && flags.format === 'xml')
@@ -73,19 +76,13 @@ async function runParse(files: string[], flags: ParseFlags): Promise<number> {
       }
     }
     summary.addFile(file, parse.stats, parse.diagnostics);
-    if (!flags.quiet) {
-      for (const d of parse.diagnostics) {
-        process.stderr.write(
-          `${d.file ?? file}: ${d.severity} ${d.code} chunk ${d.chunk} offset ${d.offset}: ${d.message}\n`,
-        );
-      }
-    }
+    report.add(parse.diagnostics, file);
   }
   if (!flags.summary && flags.format === 'json') await out.write(first ? ']\n' : '\n]\n');
   if (!flags.summary && flags.format === 'xml') await out.write('</Events>\n');
   if (flags.summary) await out.write(renderSummary(summary));
   await out.flush();
-  return 0;
+  return runExit({ unreadable: 0, recordsLost: report.recordsLost });
 }
 
 function formatRecord(r: ParsedRecord, format: Format, first: boolean): string {

@@ -5,8 +5,10 @@
  */
 import type { Command } from 'commander';
 import { collect, dataOption, failOnOption, intFlag, type Level, levelRank, plural } from './common.js';
+import { DecodeReport } from './decode-report.js';
 import type { Detections } from './detections.js';
 import { matchRecords } from './detections.js';
+import { EXIT, runExit } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
 import { writeRecords } from './output.js';
 import { Progress } from './progress.js';
@@ -84,7 +86,9 @@ async function runSigmaCommand(inputs: string[], flags: SigmaFlags): Promise<num
     progress.done();
   }
   for (const f of result.failures) process.stderr.write(`tae: ${f.message}\n`);
-  if (result.failures.length === inputs.length) return 3;
+  const decoded = new DecodeReport();
+  decoded.add(result.diagnostics);
+  if (result.failures.length === inputs.length) return EXIT.INPUT;
   const set =
     format === 'table' ? ruleRecords(result.detections, result.events) : matchRecords(result.detections);
   await writeRecords(set, format);
@@ -92,7 +96,9 @@ async function runSigmaCommand(inputs: string[], flags: SigmaFlags): Promise<num
     process.stderr.write(
       `tae: warning: only the first ${result.detections.kept.length} of ${result.detections.total} matches are listed\n`,
     );
-  if (result.failures.length > 0) return 3;
-  if (flags.failOn !== undefined && result.detections.maxLevel() >= levelRank(flags.failOn)) return 1;
-  return 0;
+  return runExit({
+    unreadable: result.failures.length,
+    recordsLost: decoded.recordsLost,
+    findings: flags.failOn !== undefined && result.detections.maxLevel() >= levelRank(flags.failOn),
+  });
 }

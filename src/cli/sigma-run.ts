@@ -7,7 +7,8 @@
  */
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { isTaeError, TaeError } from '../errors/index.js';
-import { DecodePool, parseEvtx } from '../parse/index.js';
+import type { Diagnostic } from '../evtx/index.js';
+import { checkSourceFileSync, DecodePool, parseEvtx, unreadableSource } from '../parse/index.js';
 import {
   type BaseMatch,
   correlate,
@@ -43,21 +44,19 @@ export interface SigmaRunResult {
   readonly detections: Detections;
   readonly events: number;
   readonly failures: { readonly file: string; readonly message: string }[];
+  /** The decoder's diagnostics of the EVTX inputs read, each naming its file. */
+  readonly diagnostics: Diagnostic[];
 }
 
-const unreadable = (path: string, e: unknown) =>
-  new TaeError('INPUT_UNREADABLE', `cannot open ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, {
-    cause: e,
-  });
-
 function isEvtx(path: string): boolean {
+  checkSourceFileSync(path); // a directory, FIFO or device is refused before it is opened
   let fd: number | undefined;
   try {
     fd = openSync(path, 'r');
     const head = Buffer.alloc(8);
     return readSync(fd, head, 0, 8, 0) === 8 && head.toString('latin1') === EVTX_MAGIC;
   } catch (e) {
-    throw unreadable(path, e);
+    throw unreadableSource(path, e);
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
@@ -71,6 +70,7 @@ export async function runSigmaOver(options: SigmaRunOptions): Promise<SigmaRunRe
   const detections = new Detections(options.maxKept ?? 1_000_000);
   const matches: BaseMatch[] = [];
   const failures: { file: string; message: string }[] = [];
+  const diagnostics: Diagnostic[] = [];
   const correlating = loaded.correlations.length > 0;
   let events = 0;
   let pool: DecodePool | undefined;
@@ -105,6 +105,7 @@ export async function runSigmaOver(options: SigmaRunOptions): Promise<SigmaRunRe
                 file,
               });
           }
+          diagnostics.push(...parse.diagnostics);
         } else {
           events += matchSupplied(file, supplied, (m) => {
             const evtx = m.event instanceof EvtxSigmaEvent ? m.event.evtx : undefined;
@@ -139,7 +140,7 @@ export async function runSigmaOver(options: SigmaRunOptions): Promise<SigmaRunRe
           file: 'all inputs',
         });
   }
-  return { detections, events, failures };
+  return { detections, events, failures, diagnostics };
 }
 
 /**

@@ -3,6 +3,7 @@ export type DiagnosticCode =
   | 'file.bad_magic'
   | 'file.bad_header_crc'
   | 'file.truncated_chunk'
+  | 'file.no_chunks'
   | 'chunk.bad_magic'
   | 'chunk.bad_header_crc'
   | 'chunk.bad_data_crc'

@@ -69,3 +69,27 @@ export function parseFileHeader(
     diagnostics,
   };
 }
+
+/**
+ * The diagnostic for a file that ends after its header. A header that counts no chunks and
+ * no records describes an empty log (a warning: nothing was lost); one that counts chunks or
+ * gave out record ids says records existed and are gone (an error).
+ */
+export function noChunksDiagnostic(header: EvtxFileHeader | null): Diagnostic {
+  const chunks = header?.chunkCount ?? 0;
+  const records = header === null || header.nextRecordId <= 1n ? 0n : header.nextRecordId - 1n;
+  const lost = chunks > 0 || records > 0n;
+  const counted = [
+    ...(chunks > 0 ? [`${chunks} chunk${chunks === 1 ? '' : 's'}`] : []),
+    ...(records > 0n ? [`record ids up to ${records}`] : []),
+  ].join(' and ');
+  return {
+    code: 'file.no_chunks',
+    message: lost
+      ? `file has no chunks, but its header counts ${counted}: the records are missing (truncated file?)`
+      : 'file has no chunks (its header counts none: an empty log)',
+    chunk: -1,
+    offset: FILE_HEADER_SIZE,
+    severity: lost ? 'error' : 'warning',
+  };
+}

@@ -15,7 +15,7 @@ export {
 } from './decode.js';
 export type { Diagnostic, DiagnosticCode } from './diagnostics.js';
 export { type EventFieldValue, type EvtxEvent, toEvent } from './event.js';
-export { type EvtxFileHeader, FILE_HEADER_SIZE, parseFileHeader } from './file-header.js';
+export { type EvtxFileHeader, FILE_HEADER_SIZE, noChunksDiagnostic, parseFileHeader } from './file-header.js';
 export { type JsonRenderOptions, renderJson } from './render-json.js';
 export { renderXml } from './render-xml.js';
 export { Sink } from './sink.js';

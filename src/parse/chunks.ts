@@ -1,6 +1,5 @@
 /** Opening a source and walking every 64 KiB chunk to the end of the input. */
 import { open } from 'node:fs/promises';
-import { TaeError } from '../errors/index.js';
 import {
   CHUNK_SIZE,
   type Diagnostic,
@@ -8,8 +7,11 @@ import {
   FILE_HEADER_SIZE,
   parseFileHeader,
 } from '../evtx/index.js';
+import { checkSourceFile, unreadableSource } from './source-file.js';
 
 export type EvtxSource = string | Uint8Array;
+
+type ReadAt = (into: Uint8Array, at: number, length: number, position: number) => Promise<number>;
 
 export interface RawChunk {
   readonly index: number;
@@ -57,21 +59,24 @@ export async function walkChunks(source: EvtxSource, options: WalkOptions = {}):
     };
     return { header, diagnostics, chunks: bufferChunks(source, shared), read, close: async () => {} };
   }
+  await checkSourceFile(source);
   let fh: Awaited<ReturnType<typeof open>>;
   try {
     fh = await open(source, 'r');
   } catch (e) {
-    throw new TaeError(
-      'INPUT_UNREADABLE',
-      `cannot open ${source}: ${(e as NodeJS.ErrnoException).code ?? e}`,
-      {
-        cause: e,
-      },
-    );
+    throw unreadableSource(source, e);
   }
+  // A read that fails later (EIO, a share gone away) is the input's fault too, and coded.
+  const readAt: ReadAt = async (into, at, length, position) => {
+    try {
+      return (await fh.read(into, at, length, position)).bytesRead;
+    } catch (e) {
+      throw unreadableSource(source, e, 'read');
+    }
+  };
   try {
     const head = Buffer.alloc(FILE_HEADER_SIZE + 8);
-    const { bytesRead } = await fh.read(head, 0, head.length, 0);
+    const bytesRead = await readAt(head, 0, head.length, 0);
     const { header, diagnostics } = parseFileHeader(
       head.subarray(0, Math.min(bytesRead, FILE_HEADER_SIZE)),
       bytesRead > FILE_HEADER_SIZE ? head.subarray(FILE_HEADER_SIZE, bytesRead) : null,
@@ -86,13 +91,13 @@ export async function walkChunks(source: EvtxSource, options: WalkOptions = {}):
     const read = async (into: Uint8Array, offset: number) => {
       let filled = 0;
       while (filled < into.length) {
-        const { bytesRead } = await fh.read(into, filled, into.length - filled, offset + filled);
+        const bytesRead = await readAt(into, filled, into.length - filled, offset + filled);
         if (bytesRead === 0) break;
         filled += bytesRead;
       }
       return filled;
     };
-    return { header, diagnostics, chunks: fileChunks(fh, close, shared), read, close };
+    return { header, diagnostics, chunks: fileChunks(readAt, close, shared), read, close };
   } catch (e) {
     await fh.close();
     throw e;
@@ -118,7 +123,7 @@ const READ_BLOCK = 16 * CHUNK_SIZE;
 const SHARED_READ_BLOCK = 64 * CHUNK_SIZE;
 
 async function* fileChunks(
-  fh: Awaited<ReturnType<typeof open>>,
+  readAt: ReadAt,
   close: () => Promise<void>,
   shared: boolean,
 ): AsyncGenerator<RawChunk> {
@@ -129,7 +134,7 @@ async function* fileChunks(
     for (let off = FILE_HEADER_SIZE; ; off += READ_BLOCK_SIZE) {
       let filled = 0;
       while (filled < READ_BLOCK_SIZE) {
-        const { bytesRead } = await fh.read(block, filled, READ_BLOCK_SIZE - filled, off + filled);
+        const bytesRead = await readAt(block, filled, READ_BLOCK_SIZE - filled, off + filled);
         if (bytesRead === 0) break;
         filled += bytesRead;
       }

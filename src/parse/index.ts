@@ -8,3 +8,4 @@ export {
   parseEvtx,
 } from './parse-evtx.js';
 export { DecodePool, orderedDecode } from './pool.js';
+export { checkSourceFile, checkSourceFileSync, unreadableSource } from './source-file.js';

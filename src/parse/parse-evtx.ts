@@ -8,6 +8,7 @@ import {
   type Diagnostic,
   type EvtxFileHeader,
   FILE_HEADER_SIZE,
+  noChunksDiagnostic,
   type ParsedRecord,
   type RecordOutput,
   Sink,
@@ -119,6 +120,7 @@ export class EvtxParse implements AsyncIterable<ParsedRecord> {
         this.note(d.diagnostics);
         yield d;
       }
+      if (this.stats.chunks === 0) this.note([noChunksDiagnostic(walk.header)]);
     } finally {
       if (pool !== null && pool !== this.options.pool) await pool.close();
     }
