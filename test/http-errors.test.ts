@@ -439,7 +439,7 @@ describe('error table rows, provoked over HTTP', () => {
         sigmaTotalBytes: 2000,
         yaraTotalBytes: 1000,
         uploadFileBytes: 3000,
-        uploadTimeoutMs: 300,
+        uploadTimeoutMs: 3000, // long enough for a first key derivation on a loaded machine
       },
       runners: {
         // A job over the held file stays Processing until the engine closes.
@@ -450,7 +450,7 @@ describe('error table rows, provoked over HTTP', () => {
         },
       },
     });
-    const limits = { jsonBytes: 16 * 1024, uploadTimeoutMs: 300 };
+    const limits = { jsonBytes: 16 * 1024, uploadTimeoutMs: 3000 };
     server = await serve({ engine, port: 0, limits });
     limited = await serve({ engine, port: 0, limits, rateLimit: { requests: 1, windowMs: 60_000 } });
     const owner = { token: (await engine.createToken()).token, encKey: KEY };
