@@ -5,7 +5,7 @@
  */
 import type { NativeVariables } from '../../native/yara-x.js';
 import { base64ByteLength } from '../base64/index.js';
-import { invalidOption, isTaeError } from '../errors/index.js';
+import { invalidOption, isTaeError, TaeError } from '../errors/index.js';
 import type { CompiledRuleSet } from './cache.js';
 import { diagnosticsText } from './diagnostics.js';
 import { defaultYaraEngine, type ScanOutcome, type YaraEngine } from './engine.js';
@@ -64,6 +64,7 @@ export async function runYara(request: unknown, options: RunYaraOptions = {}): P
   const limit = options.timeLimitMs;
   if (limit !== undefined) checkTimeout('timeLimitMs', limit);
   const timer = limit === undefined ? undefined : AbortSignal.timeout(limit);
+  const deadline = performance.now() + (limit ?? Number.POSITIVE_INFINITY);
   const req = resolveDataRequest(request);
   const maxBytes = options.maxTestDataBytes ?? MAX_TEST_DATA_BYTES;
   if (!Number.isInteger(maxBytes) || maxBytes < 0)
@@ -77,15 +78,24 @@ export async function runYara(request: unknown, options: RunYaraOptions = {}): P
     return withTail(errorInsight(`Test data is ${size} bytes, over the ${maxBytes}-byte limit`));
   if (timer === undefined || limit === undefined) return { results: await analyse(req, engine, options) };
   const signal = options.signal ? AbortSignal.any([timer, options.signal]) : timer;
-  const deadline = performance.now() + limit;
+  const work = analyse(req, engine, { ...options, signal }, deadline);
+  work.catch(() => {}); // settles after a cut too (a shared compile finishing): nobody waits then
   try {
-    return { results: await analyse(req, engine, { ...options, signal }, deadline) };
+    // Work that takes no signal (the community set compiling on first use) is raced, not awaited.
+    return { results: await Promise.race([work, cancelledAt(timer)]) };
   } catch (e) {
     // A compile shared with another request may be cancelled by that request's limit: the same verdict.
     if (!(isTaeError(e) && e.code === 'CANCELLED') || options.signal?.aborted) throw e;
     return withTail(errorInsight(timeLimitMessage(limit)));
   }
 }
+
+const cancelledAt = (signal: AbortSignal): Promise<never> =>
+  new Promise((_, reject) => {
+    const cut = () => reject(new TaeError('CANCELLED', 'the time limit passed', { cause: signal.reason }));
+    if (signal.aborted) cut();
+    else signal.addEventListener('abort', cut, { once: true });
+  });
 
 async function analyse(
   req: ResolvedDataRequest,
