@@ -11,7 +11,12 @@ export {
   NOT_FOUND_MESSAGE,
 } from './names.js';
 export { INDEX_FILE } from './schema.js';
-export type { SigmaRuleSet, YaraSourceSet } from './selection.js';
+export {
+  loadSigmaSources,
+  type SigmaRuleSet,
+  type SigmaSourceText,
+  type YaraSourceSet,
+} from './selection.js';
 export {
   type AddPackOptions,
   DEFAULT_LIMITS,

@@ -7,7 +7,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { SqliteDatabase } from '../../native/sqlite.js';
 import { invalidOption, TaeError } from '../errors/index.js';
-import { loadRules, mapRule } from '../sigma/index.js';
+import { loadRules, mapRule, type PlaceholderValues } from '../sigma/index.js';
 import { BUILTIN_PACK, builtinPackDir } from './builtin.js';
 import { indexPack } from './index-pack.js';
 import { ruleLines } from './lines.js';
@@ -17,7 +17,14 @@ import type { PackScan } from './scan.js';
 import { scanDirectory } from './scan-directory.js';
 import { scanZip } from './scan-zip.js';
 import { openIndex } from './schema.js';
-import { type SigmaRuleSet, sigmaRuleSet, type YaraSourceSet, yaraSourceSet } from './selection.js';
+import {
+  type SigmaRuleSet,
+  type SigmaSourceText,
+  sigmaRuleSet,
+  sigmaSources,
+  type YaraSourceSet,
+  yaraSourceSet,
+} from './selection.js';
 import { RuleStore, summaryOf } from './store.js';
 import {
   type AddPackOptions,
@@ -195,6 +202,15 @@ export class RuleLibrary {
   sigmaRules(selection: RuleSelection = {}): SigmaRuleSet {
     this.ensureBuiltin();
     return sigmaRuleSet(this.store, selection, this.settings.placeholders);
+  }
+
+  /** The texts `sigmaRules` loads and the placeholders it loads them with, to load elsewhere (a worker). */
+  sigmaSources(selection: RuleSelection = {}): {
+    readonly sources: SigmaSourceText[];
+    readonly placeholders: PlaceholderValues;
+  } {
+    this.ensureBuiltin();
+    return { sources: sigmaSources(this.store, selection), placeholders: this.settings.placeholders };
   }
 
   /** YARA sources of every selected file; with a checker wired, files that do not compile are left out and reported. */

@@ -54,24 +54,44 @@ function selectedRows(store: RuleStore, kind: RuleKind, selection: RuleSelection
   return [...once.values()];
 }
 
-export function sigmaRuleSet(
-  store: RuleStore,
-  selection: RuleSelection,
+/** One Sigma file's text under its source label (`<pack>:<path>`), loadable anywhere (a worker too). */
+export interface SigmaSourceText {
+  readonly source: string;
+  readonly text: string;
+  readonly origin: RuleOrigin;
+}
+
+export function sigmaSources(store: RuleStore, selection: RuleSelection): SigmaSourceText[] {
+  return selectedRows(store, 'sigma', selection).map((row) => ({
+    source: sourceLabel(row),
+    text: row.text,
+    origin: { kind: 'sigma', name: row.name, pack: row.pack, path: row.path },
+  }));
+}
+
+/** The texts loaded, in order, into one rule set. */
+export function loadSigmaSources(
+  sources: readonly SigmaSourceText[],
   placeholders: PlaceholderValues,
 ): SigmaRuleSet {
   const out: SigmaRuleSet = { rules: [], correlations: [], filters: [], diagnostics: [], origins: new Map() };
   const origins = out.origins as Map<string, RuleOrigin>;
-  for (const row of selectedRows(store, 'sigma', selection)) {
-    const source = sourceLabel(row);
-    const loaded = loadRules(row.text, source, { placeholders });
+  for (const { source, text, origin } of sources) {
+    const loaded = loadRules(text, source, { placeholders });
     out.rules.push(...loaded.rules);
     out.correlations.push(...loaded.correlations);
     out.filters.push(...loaded.filters);
     out.diagnostics.push(...loaded.diagnostics);
-    origins.set(source, { kind: 'sigma', name: row.name, pack: row.pack, path: row.path });
+    origins.set(source, origin);
   }
   return out;
 }
+
+export const sigmaRuleSet = (
+  store: RuleStore,
+  selection: RuleSelection,
+  placeholders: PlaceholderValues,
+): SigmaRuleSet => loadSigmaSources(sigmaSources(store, selection), placeholders);
 
 export function yaraSourceSet(
   store: RuleStore,

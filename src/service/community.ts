@@ -4,6 +4,7 @@
  * by YARA-X (files that do not compile are skipped and reported, never silently). Everything
  * is opened on first use, so an engine that never runs rules never reads them.
  */
+import { randomUUID } from 'node:crypto';
 import { TaeError } from '../errors/index.js';
 import { openRuleLibrary, type RuleLibrary, type RuleLibraryOptions } from '../rules/index.js';
 import {
@@ -19,6 +20,7 @@ import {
   PACK_EXTERNAL_VARIABLES,
   type YaraEngine,
 } from '../yara/index.js';
+import type { CommunitySigmaTexts } from './data-pool.js';
 
 export interface CommunitySigma {
   readonly loaded: LoadResult;
@@ -31,6 +33,10 @@ export class Community {
   private library: Promise<RuleLibrary> | undefined;
   private sigmaRules: CommunitySigma | undefined;
   private yaraRules: Promise<CompiledRuleSet> | undefined;
+  private sigmaShared: CommunitySigmaTexts | undefined;
+  /** Bumped by `refresh`, so workers holding older rules reload them. */
+  private generation = 0;
+  private readonly instance = randomUUID();
 
   constructor(
     private readonly libraryOptions: RuleLibraryOptions,
@@ -54,6 +60,18 @@ export class Community {
     return this.sigmaRules;
   }
 
+  /** The Sigma texts for data-endpoint workers, encoded once per version (see data-pool.ts). */
+  async sigmaTexts(): Promise<CommunitySigmaTexts> {
+    const version = `${this.instance}:${this.generation}`;
+    if (this.sigmaShared?.version !== version) {
+      const bytes = Buffer.from(JSON.stringify((await this.rules()).sigmaSources()), 'utf8');
+      const shared = new Uint8Array(new SharedArrayBuffer(bytes.length));
+      shared.set(bytes);
+      this.sigmaShared = { version, shared };
+    }
+    return this.sigmaShared;
+  }
+
   yara(): Promise<CompiledRuleSet> {
     this.yaraRules ??= this.compileYara().catch((e: unknown) => {
       this.yaraRules = undefined;
@@ -66,6 +84,8 @@ export class Community {
   refresh(): void {
     this.sigmaRules = undefined;
     this.yaraRules = undefined;
+    this.sigmaShared = undefined;
+    this.generation++;
   }
 
   async close(): Promise<void> {

@@ -2,13 +2,22 @@
  * The endpoints without jobs: Sigma and YARA over supplied data, rule retrieval and lookup.
  * A token is optional; one that is sent must be issued (else 401). The analysis modules raise
  * the spec's messages themselves; here they are stamped with the endpoint and its body format.
+ * Sigma and YARA over supplied data run in worker threads with a time limit per request, so the
+ * event loop stays free for every other caller.
  */
 import { isTaeError, TaeError } from '../errors/index.js';
 import { type LookupResult, lookup as lookupRows } from '../lookup/index.js';
-import { runSigma, type SigmaDataResponse } from '../sigma/index.js';
+import type { SigmaDataResponse } from '../sigma/index.js';
 import { runYara, type YaraDataResponse } from '../yara/index.js';
 import type { Community } from './community.js';
 import type { ServiceContext } from './context.js';
+import {
+  type CommunitySigmaTexts,
+  type DataPool,
+  refusedError,
+  type SigmaTask,
+  seconds,
+} from './data-pool.js';
 import { ENDPOINTS, type Endpoint } from './endpoints.js';
 import { endpointError, rowsOf } from './error-table.js';
 import type { Auth } from './types.js';
@@ -49,27 +58,63 @@ function restamp(endpoint: Endpoint, e: unknown): unknown {
   });
 }
 
+/** A request field as a worker gets it: strings as sent, anything else null (refused alike, always cloneable). */
+const textField = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+function sigmaTask(request: unknown, community: CommunitySigmaTexts | undefined): SigmaTask {
+  const body =
+    request !== null && typeof request === 'object'
+      ? (request as Record<'test_data' | 'operation' | 'rule', unknown>)
+      : null;
+  const fields = body && {
+    test_data: textField(body.test_data),
+    operation: textField(body.operation),
+    rule: textField(body.rule),
+  };
+  return { request: fields, ...(community ? { community } : {}) };
+}
+
+/** Evaluated in the data pool; cut at the pool's time limit with an in-band Error. */
 export async function sigmaData(
   s: ServiceContext,
   community: Community,
+  pool: DataPool,
   request: unknown,
   auth: Auth,
 ): Promise<SigmaDataResponse> {
+  const deadline = pool.deadline();
   identify(s, 'sigmaData', auth);
-  const body = (request ?? {}) as Parameters<typeof runSigma>[0];
-  const rules = body.operation === 'run_community_rules' ? await community.sigma() : undefined;
-  return stamped('sigmaData', () => runSigma(body, rules ? { community: rules.dataMatcher } : {}));
+  const operation = (request as { operation?: unknown } | null)?.operation;
+  const rules = operation === 'run_community_rules' ? await community.sigmaTexts() : undefined;
+  const outcome = await pool.sigma(sigmaTask(request, rules), deadline);
+  switch (outcome.kind) {
+    case 'done':
+      return outcome.response;
+    case 'refused':
+      throw restamp('sigmaData', refusedError(outcome));
+    case 'timeout':
+      return { results: [{ type: 'Error', message: sigmaTimeLimitMessage(pool.timeLimitMs) }] };
+    case 'out-of-memory':
+      return { results: [{ type: 'Error', message: SIGMA_OUT_OF_MEMORY_MESSAGE }] };
+    default:
+      return outcome satisfies never;
+  }
 }
+
+export const sigmaTimeLimitMessage = (ms: number): string =>
+  `Sigma evaluation stopped after ${seconds(ms)}: the request exceeded the data endpoint's time limit`;
+export const SIGMA_OUT_OF_MEMORY_MESSAGE = 'Sigma evaluation stopped: the request ran out of memory';
 
 export async function yaraData(
   s: ServiceContext,
   community: Community,
+  pool: DataPool,
   request: unknown,
   auth: Auth,
 ): Promise<YaraDataResponse> {
   identify(s, 'yaraData', auth);
   try {
-    return await runYara(request, { community: () => community.yara() });
+    return await runYara(request, { community: () => community.yara(), timeLimitMs: pool.timeLimitMs });
   } catch (e) {
     throw restamp('yaraData', e);
   }

@@ -5,6 +5,7 @@
  * Anything unexpected becomes the endpoint's 500 with an error id. One engine at a time may
  * use a data directory.
  */
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { newId } from '../crypto/index.js';
 import { invalidOption, isTaeError, TaeError } from '../errors/index.js';
@@ -26,6 +27,7 @@ import { Callers } from './callers.js';
 import { Community } from './community.js';
 import type { ServiceContext } from './context.js';
 import * as data from './data-api.js';
+import { DataPool, DEFAULT_DATA_TIME_LIMIT_MS } from './data-pool.js';
 import type { Endpoint } from './endpoints.js';
 import { endpointError } from './error-table.js';
 import * as files from './files-api.js';
@@ -50,6 +52,13 @@ export interface EngineOptions {
   readonly concurrency?: number;
   /** Worker threads of the shared EVTX decode pool, created on first large file (default: cores, ≤ 8). */
   readonly decodeThreads?: number;
+  /** Worker threads evaluating Sigma data requests, started on first use (default: 2, or 1 on one core). */
+  readonly dataThreads?: number;
+  /**
+   * Time limit of one Sigma or YARA data request in ms, from arrival to answer (default 30,000):
+   * work still queued or running then is stopped and answered with an in-band Error.
+   */
+  readonly dataTimeLimitMs?: number;
   /** Runners replacing the built-in ones, per job type. */
   readonly runners?: Partial<JobRunners>;
   /**
@@ -119,7 +128,7 @@ export interface EngineRetention extends RetentionPolicy {
 
 function positiveInt(
   options: EngineOptions,
-  key: 'concurrency' | 'decodeThreads' | 'maxAttempts',
+  key: 'concurrency' | 'decodeThreads' | 'dataThreads' | 'maxAttempts',
   d: number,
 ) {
   const v = options[key] ?? d;
@@ -134,6 +143,7 @@ export class Engine {
     private readonly s: ServiceContext,
     private readonly options: EngineOptions,
     private readonly pool: LazyPool,
+    private readonly dataPool: DataPool,
     private readonly community: Community,
     private readonly indexes: JobIndexes,
     private readonly sweeper: RetentionSweeper,
@@ -149,6 +159,10 @@ export class Engine {
     const concurrency = positiveInt(options, 'concurrency', 2);
     const threads = positiveInt(options, 'decodeThreads', defaultThreads());
     const maxAttempts = positiveInt(options, 'maxAttempts', 3);
+    const dataThreads = positiveInt(options, 'dataThreads', Math.min(2, availableParallelism()));
+    const dataTimeLimitMs = options.dataTimeLimitMs ?? DEFAULT_DATA_TIME_LIMIT_MS;
+    if (!Number.isInteger(dataTimeLimitMs) || dataTimeLimitMs < 1 || dataTimeLimitMs > 3_600_000)
+      throw invalidOption('dataTimeLimitMs', 'an integer number of ms from 1 to 3600000', dataTimeLimitMs);
     const limits = { ...DEFAULT_LIMITS, ...options.limits };
     for (const [k, v] of Object.entries(limits)) {
       if (!Number.isSafeInteger(v) || v < 1) throw invalidOption(`limits.${k}`, 'a positive integer', v);
@@ -202,6 +216,7 @@ export class Engine {
       indexes,
     );
     const s: ServiceContext = { store, callers: new Callers(store), scheduler, limits };
+    const dataPool = new DataPool(dataThreads, dataTimeLimitMs);
     const sweeper = new RetentionSweeper(
       s,
       policy,
@@ -212,7 +227,7 @@ export class Engine {
     await sweeper.sweepReporting(); // before the queue starts: what was Processing is still so
     const recovery = { ...store.recovery, ...scheduler.start() };
     sweeper.start();
-    return new Engine(s, options, pool, community, indexes, sweeper, recovery);
+    return new Engine(s, options, pool, dataPool, community, indexes, sweeper, recovery);
   }
 
   /** Issues a token (the spec does not show how; this is ours; see also `issueToken`). */
@@ -275,12 +290,14 @@ export class Engine {
 
   /** `POST /analysis/sigma/data`: Sigma rules over supplied JSON or XML events, at once. */
   sigmaData(request: unknown, auth: Auth = {}): Promise<SigmaDataResponse> {
-    return this.guard('sigmaData', () => data.sigmaData(this.s, this.community, request, auth));
+    return this.guard('sigmaData', () =>
+      data.sigmaData(this.s, this.community, this.dataPool, request, auth),
+    );
   }
 
   /** `POST /analysis/yara/data`: YARA rules over supplied bytes, at once. */
   yaraData(request: unknown, auth: Auth = {}): Promise<YaraDataResponse> {
-    return this.guard('yaraData', () => data.yaraData(this.s, this.community, request, auth));
+    return this.guard('yaraData', () => data.yaraData(this.s, this.community, this.dataPool, request, auth));
   }
 
   /** `POST /analysis/sigma/rules`: community Sigma rules by name, as lines. */
@@ -327,6 +344,7 @@ export class Engine {
     await this.sweeper.close();
     await this.s.scheduler.close();
     await this.pool.close();
+    await this.dataPool.close();
     await this.community.close();
     this.s.store.close();
   }

@@ -85,3 +85,7 @@ export function matchRow(shape: RowShape, file: string, m: YaraRuleMatch): strin
 
 export const timeoutMessage = (timeoutMs: number): string =>
   `Yara scan timed out after ${Math.ceil(timeoutMs / 1000)} s: a rule took longer than the scan timeout`;
+
+/** The data endpoint's request, compile and scan together, took longer than its time limit. */
+export const timeLimitMessage = (limitMs: number): string =>
+  `Yara analysis stopped after ${limitMs / 1000} s: the request exceeded the data endpoint's time limit`;

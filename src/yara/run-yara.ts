@@ -5,7 +5,7 @@
  */
 import type { NativeVariables } from '../../native/yara-x.js';
 import { base64ByteLength } from '../base64/index.js';
-import { invalidOption } from '../errors/index.js';
+import { invalidOption, isTaeError, TaeError } from '../errors/index.js';
 import type { CompiledRuleSet } from './cache.js';
 import { diagnosticsText } from './diagnostics.js';
 import { defaultYaraEngine, type ScanOutcome, type YaraEngine } from './engine.js';
@@ -21,11 +21,12 @@ import {
   type RowShape,
   TEST_DATA_LABEL,
   tableInsight,
+  timeLimitMessage,
   timeoutMessage,
   type YaraDataElement,
   type YaraDataResponse,
 } from './insights.js';
-import { checkVariables } from './options.js';
+import { checkTimeout, checkVariables } from './options.js';
 import { decodeBase64Shared, type ResolvedDataRequest, resolveDataRequest } from './request.js';
 
 /** The community pack, compiled by the rule library (or a function producing it on first use). */
@@ -40,7 +41,13 @@ export interface RunYaraOptions {
   readonly engine?: YaraEngine;
   /** Decoded test data larger than this is refused in-band (default 32 MiB). */
   readonly maxTestDataBytes?: number;
+  /** Per scan (default: the engine's). */
   readonly timeoutMs?: number;
+  /**
+   * The whole request (compile and scan, including waits for a worker), from the call on. Past
+   * it the result is an in-band Error; the native scan is also cut then, within a second.
+   */
+  readonly timeLimitMs?: number;
   /** Scan-time values of external variables the rules declare. */
   readonly variables?: NativeVariables;
   readonly signal?: AbortSignal;
@@ -54,6 +61,10 @@ export async function resolveCommunity(community: CommunityRules | undefined): P
 }
 
 export async function runYara(request: unknown, options: RunYaraOptions = {}): Promise<YaraDataResponse> {
+  const limit = options.timeLimitMs;
+  if (limit !== undefined) checkTimeout('timeLimitMs', limit);
+  const timer = limit === undefined ? undefined : AbortSignal.timeout(limit);
+  const deadline = performance.now() + (limit ?? Number.POSITIVE_INFINITY);
   const req = resolveDataRequest(request);
   const maxBytes = options.maxTestDataBytes ?? MAX_TEST_DATA_BYTES;
   if (!Number.isInteger(maxBytes) || maxBytes < 0)
@@ -61,23 +72,41 @@ export async function runYara(request: unknown, options: RunYaraOptions = {}): P
   checkVariables('variables', options.variables);
   const engine = options.engine ?? defaultYaraEngine();
   const tail = req.operation === 'run_rule' ? () => metadataInsight('', req.rule) : null;
+  const withTail = (e: YaraDataElement) => ({ results: tail ? [e, tail()] : [e] });
   const size = base64ByteLength(req.testData);
-  if (size > maxBytes) {
-    const tooLarge = errorInsight(`Test data is ${size} bytes, over the ${maxBytes}-byte limit`);
-    return { results: tail ? [tooLarge, tail()] : [tooLarge] };
+  if (size > maxBytes)
+    return withTail(errorInsight(`Test data is ${size} bytes, over the ${maxBytes}-byte limit`));
+  if (timer === undefined || limit === undefined) return { results: await analyse(req, engine, options) };
+  const signal = options.signal ? AbortSignal.any([timer, options.signal]) : timer;
+  const work = analyse(req, engine, { ...options, signal }, deadline);
+  work.catch(() => {}); // settles after a cut too (a shared compile finishing): nobody waits then
+  try {
+    // Work that takes no signal (the community set compiling on first use) is raced, not awaited.
+    return { results: await Promise.race([work, cancelledAt(timer)]) };
+  } catch (e) {
+    // A compile shared with another request may be cancelled by that request's limit: the same verdict.
+    if (!(isTaeError(e) && e.code === 'CANCELLED') || options.signal?.aborted) throw e;
+    return withTail(errorInsight(timeLimitMessage(limit)));
   }
-  return { results: await analyse(req, engine, options) };
 }
+
+const cancelledAt = (signal: AbortSignal): Promise<never> =>
+  new Promise((_, reject) => {
+    const cut = () => reject(new TaeError('CANCELLED', 'the time limit passed', { cause: signal.reason }));
+    if (signal.aborted) cut();
+    else signal.addEventListener('abort', cut, { once: true });
+  });
 
 async function analyse(
   req: ResolvedDataRequest,
   engine: YaraEngine,
   options: RunYaraOptions,
+  deadline = Number.POSITIVE_INFINITY,
 ): Promise<YaraDataElement[]> {
   switch (req.operation) {
     case 'run_community_rules': {
       const rules = await resolveCommunity(options.community);
-      return [await scanData(engine, rules, req.testData, 'community', options)];
+      return [await scanData(engine, rules, req.testData, 'community', options, deadline)];
     }
     case 'run_rule': {
       const outcome = await engine.compile({
@@ -89,11 +118,18 @@ async function analyse(
         return [errorInsight(diagnosticsText(outcome.errors)), metadata];
       }
       const metadata = metadataInsight(diagnosticsText(outcome.rules.warnings), req.rule);
-      return [await scanData(engine, outcome.rules, req.testData, 'custom', options), metadata];
+      return [await scanData(engine, outcome.rules, req.testData, 'custom', options, deadline), metadata];
     }
     default:
       return req satisfies never;
   }
+}
+
+/** The scan's own timeout, within what is left of the request's limit (yara-x counts whole seconds). */
+function scanTimeout(engine: YaraEngine, options: RunYaraOptions, deadline: number): number {
+  const own = options.timeoutMs ?? engine.options.scanTimeoutMs;
+  const left = Math.ceil(Math.max(1000, deadline - performance.now()));
+  return Math.min(own, left);
 }
 
 async function scanData(
@@ -102,11 +138,13 @@ async function scanData(
   testData: string,
   shape: RowShape,
   options: RunYaraOptions,
+  deadline: number,
 ): Promise<YaraDataElement> {
+  const timeoutMs = scanTimeout(engine, options, deadline);
   const outcome: ScanOutcome = await engine.scan({
     rules,
     target: { bytes: decodeBase64Shared(testData) },
-    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    timeoutMs,
     ...(options.variables ? { variables: options.variables } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
