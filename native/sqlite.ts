@@ -1,25 +1,34 @@
 /**
- * The seam to SQLite (`better-sqlite3` 12.x). The package is required lazily, on the first
- * open, so importing this file never touches the native binary. When the package or its
+ * The seam to SQLite (`better-sqlite3-multiple-ciphers` 13.x, prebuilt for linux, macOS and
+ * Windows inside the package). The package is required lazily, on the first open, so importing this file never touches the native binary. When the package or its
  * compiled addon cannot load (no build for this platform, wrong Node ABI), the open fails with
  * TaeError('NATIVE_UNAVAILABLE') naming the package; a database that cannot be opened is a
  * different failure (INPUT_UNREADABLE) because the binary itself is fine.
  */
 import { createRequire } from 'node:module';
-import type BetterSqlite3 from 'better-sqlite3';
 import { TaeError } from '../src/errors/index.js';
+import type { SqliteConstructor, SqliteDatabase } from './sqlite-types.js';
 
-export const SQLITE_PACKAGE = 'better-sqlite3';
+export type {
+  SqliteColumn,
+  SqliteDatabase,
+  SqliteFunctionOptions,
+  SqliteRunResult,
+  SqliteStatement,
+  SqliteTransaction,
+} from './sqlite-types.js';
 
-export type SqliteDatabase = BetterSqlite3.Database;
-export type SqliteStatement<P extends unknown[] = unknown[], R = unknown> = BetterSqlite3.Statement<P, R>;
-type DatabaseConstructor = typeof BetterSqlite3;
+export const SQLITE_PACKAGE = 'better-sqlite3-multiple-ciphers';
+
+type DatabaseConstructor = SqliteConstructor;
 
 export interface SqliteOpenOptions {
   /** Path of a `better_sqlite3.node` built elsewhere (custom or air-gapped builds). */
   readonly nativeBinding?: string;
   /** Milliseconds to wait for another process's lock before failing (default 5000). */
   readonly busyTimeoutMs?: number;
+  /** Opens an existing file for reading only. */
+  readonly readonly?: boolean;
 }
 
 let constructorCache: DatabaseConstructor | undefined;
@@ -66,6 +75,7 @@ export function openSqlite(filename: string, options: SqliteOpenOptions = {}): S
   try {
     return new Database(filename, {
       timeout: options.busyTimeoutMs ?? 5000,
+      ...(options.readonly === true ? { readonly: true, fileMustExist: true } : {}),
       ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
     });
   } catch (e) {

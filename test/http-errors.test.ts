@@ -13,7 +13,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
+import { openSqlite } from '../native/sqlite.js';
 import { type RunningServer, serve } from '../src/http/index.js';
 import {
   type Auth,
@@ -543,7 +543,7 @@ describe('500 rows over HTTP: unexpected failures answer with the error id the e
     engine = await Engine.open({ dataDir: dir, onInternalError: (_, errorId) => seen.push(errorId) });
     server = await serve({ engine, port: 0 });
     token = (await engine.createToken()).token;
-    const db = new Database(join(dir, 'engine.db'));
+    const db = openSqlite(join(dir, 'engine.db'));
     db.exec('DROP TABLE job_results; DROP TABLE jobs; DROP TABLE files;');
     db.close();
     writeFileSync(join(dir, 'rule-library.sqlite'), 'not a database, '.repeat(512));

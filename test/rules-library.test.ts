@@ -399,7 +399,7 @@ test('the SQLite seam reports an addon that cannot load as NATIVE_UNAVAILABLE, n
     () => openSqlite(':memory:', { nativeBinding: join(root, 'nowhere', 'better_sqlite3.node') }),
     'NATIVE_UNAVAILABLE',
     501,
-    /^better-sqlite3 cannot load on this platform: /,
+    /^better-sqlite3-multiple-ciphers cannot load on this platform: /,
   );
   const db = openSqlite(':memory:');
   assert.equal(db.prepare('SELECT 1 + 1').pluck().get(), 2);

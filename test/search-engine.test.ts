@@ -11,9 +11,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
 import { writeEvtx } from '../fixtures/evtx-writer/index.js';
 import { fileServerEvents, intrusionStory, noisyStory } from '../fixtures/stories/index.js';
+import { openSqlite } from '../native/sqlite.js';
 import type { IndexTableRow, Insight } from '../src/analysis/index.js';
 import { isTaeError } from '../src/errors/index.js';
 import type { EventTableResponse, RebuiltJobResponse } from '../src/search/index.js';
@@ -186,7 +186,7 @@ describe('a private parse job', () => {
       return needles.some((n) => bytes.includes(n));
     });
     assert.deepEqual(leaking, []);
-    const db = new Database(join(dir, 'engine.db'), { readonly: true });
+    const db = openSqlite(join(dir, 'engine.db'), { readonly: true });
     try {
       const row = db.prepare('SELECT kind, sealed FROM job_indexes WHERE job_id = ?').get(privateJob);
       assert.deepEqual(row, { kind: 'image', sealed: 1 });
@@ -207,7 +207,7 @@ test('deleting jobs deletes their indexes: the file, the sealed rows, and search
   assert.ok(!existsSync(join(dir, 'indexes', `${mine}.sqlite`)));
   assert.equal(await status(browse(e, { job_id: mine }, { token })), 404);
   assert.equal(await status(browse(e, { job_id: privateJob }, owner)), 404);
-  const db = new Database(join(dir, 'engine.db'), { readonly: true });
+  const db = openSqlite(join(dir, 'engine.db'), { readonly: true });
   try {
     const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
     assert.equal(count(`SELECT count(*) AS n FROM job_indexes WHERE job_id = '${privateJob}'`), 0);

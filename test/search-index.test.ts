@@ -10,10 +10,9 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
 import { type EventDescription, writeEvtx } from '../fixtures/evtx-writer/index.js';
 import { prng } from '../fixtures/prng.js';
-import { openSqlite, type SqliteDatabase } from '../native/sqlite.js';
+import { openSqlite, openSqliteImage, type SqliteDatabase } from '../native/sqlite.js';
 import {
   createAnalyzer,
   flattenResults,
@@ -248,7 +247,7 @@ before(async () => {
   all = await corpus();
   const built = await build({ kind: 'memory' });
   assert.equal(built.kind, 'memory');
-  db = new Database(built.image);
+  db = openSqliteImage(built.image);
   index = EventIndex.of(db);
 });
 after(() => db?.close());

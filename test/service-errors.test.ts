@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
+import { openSqlite } from '../native/sqlite.js';
 import { isTaeError, type TaeError } from '../src/errors/index.js';
 import {
   type Auth,
@@ -472,7 +472,7 @@ describe('500 rows: unexpected failures answer with an error id', () => {
     e = await Engine.open({ dataDir: dir, onInternalError: (_, errorId) => seen.push(errorId) });
     token = (await e.createToken()).token;
     // Damage the database under the running engine: every file or job query now fails.
-    const db = new Database(join(dir, 'engine.db'));
+    const db = openSqlite(join(dir, 'engine.db'));
     db.exec('DROP TABLE job_results; DROP TABLE jobs; DROP TABLE files;');
     db.close();
     // And the rule library, opened on first use, finds garbage where its index should be.

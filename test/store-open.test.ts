@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import Database from 'better-sqlite3';
+import { openSqlite } from '../native/sqlite.js';
 import { Engine } from '../src/service/index.js';
 import { SCHEMA_VERSION, Store } from '../src/store/index.js';
 import { smallLog } from './helpers/small-log.js';
@@ -30,7 +30,7 @@ test('a new data directory gets the current schema in WAL mode, and data survive
   const auth = { token, encKey: 'schema test key 000' };
   const id = (await e.upload({ files: [{ name: 'a', data: Buffer.from('x') }] }, auth)).file_ids[0]![0];
   await e.close();
-  const db = new Database(join(dir, 'engine.db'), { readonly: true });
+  const db = openSqlite(join(dir, 'engine.db'), { readonly: true });
   assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
   assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
   db.close();
@@ -45,7 +45,7 @@ test('a new data directory gets the current schema in WAL mode, and data survive
 test('a database written by a newer engine is refused, not modified', async () => {
   const dir = fresh();
   (await Store.open({ dataDir: dir })).close();
-  const db = new Database(join(dir, 'engine.db'));
+  const db = openSqlite(join(dir, 'engine.db'));
   db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
   db.close();
   await assert.rejects(Store.open({ dataDir: dir }), (e: Error) =>
