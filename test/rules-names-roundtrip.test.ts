@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
+import { openSqlite } from '../native/sqlite.js';
 import { builtinPackDir, INDEX_FILE, openRuleLibrary } from '../src/rules/index.js';
 import { Engine } from '../src/service/index.js';
 import type { YaraDataElement } from '../src/yara/index.js';
@@ -120,7 +120,7 @@ describe('rule names round-trip from results to retrieval', () => {
     const first = await openRuleLibrary({ dataDir, packs: [join(dir, 'pack')], env: {} });
     first.close();
     // The index as the previous version left it: no rule_names table.
-    const db = new Database(join(dataDir, INDEX_FILE));
+    const db = openSqlite(join(dataDir, INDEX_FILE));
     db.exec('DROP TABLE rule_names');
     db.close();
     const again = await openRuleLibrary({ dataDir, env: {} });

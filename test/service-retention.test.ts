@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, test } from 'node:test';
-import Database from 'better-sqlite3';
+import { openSqlite } from '../native/sqlite.js';
 import type { Insight, JobRunner } from '../src/jobs/index.js';
 import { type Auth, Engine, type JobStatusResponse } from '../src/service/index.js';
 import { smallLog } from './helpers/small-log.js';
@@ -51,7 +51,7 @@ function gated() {
 
 /** Counts of the rows a file or job id still has, read beside the engine. */
 function rows(dir: string, id: string): number {
-  const db = new Database(join(dir, 'engine.db'), { readonly: true });
+  const db = openSqlite(join(dir, 'engine.db'), { readonly: true });
   try {
     const q = (sql: string) => (db.prepare(sql).get(id) as { n: number }).n;
     return (

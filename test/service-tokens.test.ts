@@ -8,14 +8,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import Database from 'better-sqlite3';
+import { openSqlite } from '../native/sqlite.js';
 import { Engine, issueToken } from '../src/service/index.js';
 
 const root = mkdtempSync(join(tmpdir(), 'tae-tokens-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
 const tokenCount = (dir: string) => {
-  const db = new Database(join(dir, 'engine.db'), { readonly: true });
+  const db = openSqlite(join(dir, 'engine.db'), { readonly: true });
   try {
     return (db.prepare('SELECT count(*) AS n FROM tokens').get() as { n: number }).n;
   } finally {
@@ -51,7 +51,7 @@ test('issueToken beside an engine that holds the directory: the engine accepts t
 test('beside an engine whose database has another schema version, issueToken refuses and adds nothing', async () => {
   const dir = join(root, 'other-version');
   const e = await Engine.open({ dataDir: dir });
-  const db = new Database(join(dir, 'engine.db'));
+  const db = openSqlite(join(dir, 'engine.db'));
   const version = db.pragma('user_version', { simple: true }) as number;
   db.pragma(`user_version = ${version + 1}`);
   try {

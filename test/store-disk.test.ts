@@ -8,8 +8,8 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import Database from 'better-sqlite3';
 import { writeEvtx } from '../fixtures/evtx-writer/index.js';
+import { openSqlite } from '../native/sqlite.js';
 import { type Auth, Engine, type JobStatusResponse } from '../src/service/index.js';
 import { smallLog, smallLogEvents } from './helpers/small-log.js';
 
@@ -46,7 +46,7 @@ function largeLog(n: number): Uint8Array {
 }
 
 function pages(dir: string): { pageCount: number; free: number; bytes: number } {
-  const db = new Database(join(dir, 'engine.db'), { readonly: true });
+  const db = openSqlite(join(dir, 'engine.db'), { readonly: true });
   try {
     return {
       pageCount: db.pragma('page_count', { simple: true }) as number,
@@ -96,7 +96,7 @@ test('a database made without auto-vacuum is rewritten once with it, and keeps i
   const owner = { token, encKey: 'vacuum owner key 000002' };
   const id = (await e.upload({ files: [{ name: 'a', data: smallLog() }] }, owner)).file_ids[0]![0];
   await e.close();
-  const db = new Database(join(dir, 'engine.db'));
+  const db = openSqlite(join(dir, 'engine.db'));
   db.pragma('auto_vacuum = NONE');
   db.exec('VACUUM'); // as an older engine left it
   assert.equal(db.pragma('auto_vacuum', { simple: true }), 0);
@@ -109,7 +109,7 @@ test('a database made without auto-vacuum is rewritten once with it, and keeps i
     [id],
   );
   await e.close();
-  const after = new Database(join(dir, 'engine.db'), { readonly: true });
+  const after = openSqlite(join(dir, 'engine.db'), { readonly: true });
   assert.equal(after.pragma('auto_vacuum', { simple: true }), 2, 'INCREMENTAL');
   after.close();
   e = await Engine.open({ dataDir: dir });
