@@ -4,9 +4,9 @@
  * the spec's messages themselves; here they are stamped with the endpoint and its body format.
  */
 import { isTaeError, TaeError } from '../errors/index.js';
-import { type LookupResult, lookup as lookupRows } from '../lookup/index.js';
-import { runSigma, type SigmaDataResponse } from '../sigma/index.js';
-import { runYara, type YaraDataResponse } from '../yara/index.js';
+import { type LookupRequest, type LookupResult, lookup as lookupRows } from '../lookup/index.js';
+import { runSigma, type SigmaDataRequest, type SigmaDataResponse } from '../sigma/index.js';
+import { runYara, type YaraDataRequest, type YaraDataResponse } from '../yara/index.js';
 import type { Community } from './community.js';
 import type { ServiceContext } from './context.js';
 import { ENDPOINTS, type Endpoint } from './endpoints.js';
@@ -52,7 +52,7 @@ function restamp(endpoint: Endpoint, e: unknown): unknown {
 export async function sigmaData(
   s: ServiceContext,
   community: Community,
-  request: unknown,
+  request: SigmaDataRequest,
   auth: Auth,
 ): Promise<SigmaDataResponse> {
   identify(s, 'sigmaData', auth);
@@ -64,7 +64,7 @@ export async function sigmaData(
 export async function yaraData(
   s: ServiceContext,
   community: Community,
-  request: unknown,
+  request: YaraDataRequest,
   auth: Auth,
 ): Promise<YaraDataResponse> {
   identify(s, 'yaraData', auth);
@@ -88,7 +88,7 @@ export async function ruleLines(
   return stamped(endpoint, () => library.get(kind, request?.rule_names as string[]));
 }
 
-export function lookup(s: ServiceContext, request: unknown, auth: Auth): LookupResult {
+export function lookup(s: ServiceContext, request: LookupRequest, auth: Auth): LookupResult {
   identify(s, 'lookup', auth);
   return stamped('lookup', () => lookupRows(request));
 }

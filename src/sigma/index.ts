@@ -24,6 +24,7 @@ export {
   type RunSigmaOptions,
   ruleFileStem,
   runSigma,
+  type SigmaCommunityRules,
   type SigmaDataRequest,
   type SigmaDataResponse,
   type SigmaDataResult,
