@@ -6,12 +6,12 @@
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { builtinLookupDataset, lookup } from '../src/lookup/index.js';
+import { builtinLookupDataset, type LookupRequest, lookup } from '../src/lookup/index.js';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '200' } } });
 const ROUNDS = Math.max(1, Number(values.rounds));
 
-const QUERIES: Record<string, Record<string, unknown>> = {
+const QUERIES: Record<string, LookupRequest> = {
   'event id exact': { search: '4624', module: 'event_id' },
   'event id partial': { search: '46', module: 'event_id', show: 100 },
   'event text': { search: 'scheduled task', module: 'event_id' },

@@ -65,6 +65,8 @@ const ALLOWED: Record<string, readonly string[]> = {
     'analysis',
     'jobs',
   ],
+  /** The published subpath entries (`threat-analysis-engine/evtx`, …): re-exports only. */
+  entry: ['errors', 'evtx', 'parse', 'sigma', 'yara', 'lookup', 'service', 'http'],
   '.': [
     'errors',
     'evtx',

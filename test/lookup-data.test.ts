@@ -4,13 +4,19 @@ import { describe, test } from 'node:test';
 import { EVENT_ID_MODULE, FILE_NAME_MODULE } from '../fixtures/lookup/build-data.js';
 import { EVENT_ID_TSV } from '../src/lookup/data/event-id.js';
 import { FILE_NAME_TSV } from '../src/lookup/data/file-name.js';
-import { builtinLookupDataset, COLUMNS, type LookupModule, lookup } from '../src/lookup/index.js';
+import {
+  builtinLookupDataset,
+  COLUMNS,
+  type LookupFilter,
+  type LookupModule,
+  lookup,
+} from '../src/lookup/index.js';
 
 const data = builtinLookupDataset();
 const S4 = 'SubjectUserSid|SubjectUserName|SubjectDomainName|SubjectLogonId';
 
 function eventRow(provider: string, id: string, version: string, os?: string): readonly string[] {
-  const filter = [
+  const filter: LookupFilter[] = [
     { field: 'Provider', operator: 'equals', value: provider },
     { field: 'Event ID', operator: 'equals', value: id },
     { field: 'Version', operator: 'equals', value: version },

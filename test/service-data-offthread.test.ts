@@ -128,7 +128,7 @@ describe('data endpoints run off the main thread with a time limit', () => {
       { Channel: 'Security', EventID: 4740, TargetUserName: 'alice' },
       { Image: 'C:\\Windows\\System32\\whoami.exe', CommandLine: 'whoami /priv' },
     ];
-    const request = { test_data: b64(JSON.stringify(events)), operation: 'run_community_rules' };
+    const request = { test_data: b64(JSON.stringify(events)), operation: 'run_community_rules' as const };
     const loaded = (await engine.rules()).sigmaRules();
     const matcher = dataMatcher(
       loaded.rules,

@@ -7,6 +7,7 @@ import {
   runYara,
   TEST_DATA_LABEL,
   type YaraDataElement,
+  type YaraDataRequest,
   type YaraDataResponse,
   YaraEngine,
 } from '../src/yara/index.js';
@@ -72,7 +73,7 @@ async function communityRules(): Promise<CompiledRuleSet> {
 
 async function rejection(request: unknown) {
   try {
-    await runYara(request, { engine, community: communityRules });
+    await runYara(request as YaraDataRequest, { engine, community: communityRules });
   } catch (e) {
     assert.ok(isTaeError(e), `expected a TaeError, got ${e}`);
     return { code: e.code, status: e.status, bodyFormat: e.bodyFormat, message: e.message };

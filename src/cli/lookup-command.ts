@@ -4,7 +4,13 @@
  */
 import { type Command, Option } from 'commander';
 import { isTaeError, TaeError } from '../errors/index.js';
-import { FILTER_OPERATORS, LOOKUP_MODULES, type LookupFilter, lookup } from '../lookup/index.js';
+import {
+  FILTER_OPERATORS,
+  LOOKUP_MODULES,
+  type LookupFilter,
+  type LookupRequest,
+  lookup,
+} from '../lookup/index.js';
 import { collect, intFlag, usage } from './common.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
 import { writeRecords } from './output.js';
@@ -43,7 +49,7 @@ export function lookupCommand(program: Command): void {
     };
     let result: ReturnType<typeof lookup>;
     try {
-      result = lookup(request);
+      result = lookup(request as LookupRequest); // checked inside, as every endpoint body is
     } catch (e) {
       // "Validation failed" is the endpoint's whole message; the command line can say which field.
       if (isTaeError(e) && e.code === 'VALIDATION_FAILED')

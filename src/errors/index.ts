@@ -66,3 +66,34 @@ function describe(v: unknown): string {
   if (v === null || typeof v !== 'object') return String(v);
   return Array.isArray(v) ? 'an array' : 'an object';
 }
+
+/**
+ * Rejects an options object that is not one, or that has a key the function does not know:
+ * a misspelled option (`thread` for `threads`) would otherwise be silently ignored.
+ */
+export function checkOptionKeys(options: unknown, known: Readonly<Record<string, true>>): void {
+  if (options === null || typeof options !== 'object' || Array.isArray(options))
+    throw invalidOption('options', 'an object', options);
+  for (const key of Object.keys(options)) {
+    if (Object.hasOwn(known, key)) continue;
+    const near = Object.keys(known).find((k) => editDistance(k, key) <= 2);
+    throw new TaeError(
+      'INVALID_ARGUMENT',
+      `unknown option '${key}'${near === undefined ? '' : ` (did you mean '${near}'?)`}`,
+      { context: { option: key, known: Object.keys(known).join(', ') } },
+    );
+  }
+}
+
+/** Levenshtein distance, bounded by the short option names it compares. */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2 || a.length > 64 || b.length > 64) return 3;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+}

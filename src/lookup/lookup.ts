@@ -1,7 +1,7 @@
 /** `POST /analysis/lookup` as a function: validate, match, rank, page. */
-import { invalidOption } from '../errors/index.js';
+import { checkOptionKeys, invalidOption } from '../errors/index.js';
 import { builtinLookupDataset, LookupDataset } from './dataset.js';
-import type { LookupResult } from './types.js';
+import type { LookupRequest, LookupResult } from './types.js';
 import { validateLookupRequest } from './validate.js';
 
 export interface LookupOptions {
@@ -9,13 +9,15 @@ export interface LookupOptions {
   readonly dataset?: LookupDataset;
 }
 
+const KNOWN_OPTIONS: Record<keyof LookupOptions, true> = { dataset: true };
+
 /**
- * Looks up event ids or Windows file names. `request` is the endpoint body, untrusted.
+ * Looks up event ids or Windows file names. `request` is the endpoint body, checked at run time (it is untrusted).
  * Throws `TaeError` 400 `Unknown lookup module` or 422 `Validation failed` (plain-text bodies).
  * A page past the last result returns the columns and no rows.
  */
-export function lookup(request: unknown, options: LookupOptions = {}): LookupResult {
-  if (typeof options !== 'object' || options === null) throw invalidOption('options', 'an object', options);
+export function lookup(request: LookupRequest, options: LookupOptions = {}): LookupResult {
+  checkOptionKeys(options, KNOWN_OPTIONS);
   if (options.dataset !== undefined && !(options.dataset instanceof LookupDataset))
     throw invalidOption('dataset', 'a LookupDataset (createLookupDataset)', options.dataset);
   const query = validateLookupRequest(request);

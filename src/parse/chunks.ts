@@ -21,6 +21,8 @@ export interface RawChunk {
 
 export interface ChunkWalk {
   header: EvtxFileHeader | null;
+  /** Bytes of the file header read (the whole header, or less in a shorter source). */
+  headerBytes: number;
   diagnostics: Diagnostic[];
   chunks: AsyncGenerator<RawChunk>;
   /**
@@ -57,7 +59,15 @@ export async function walkChunks(source: EvtxSource, options: WalkOptions = {}):
       into.set(part);
       return part.length;
     };
-    return { header, diagnostics, chunks: bufferChunks(source, shared), read, close: async () => {} };
+    const headerBytes = Math.min(source.length, FILE_HEADER_SIZE);
+    return {
+      header,
+      diagnostics,
+      headerBytes,
+      chunks: bufferChunks(source, shared),
+      read,
+      close: async () => {},
+    };
   }
   await checkSourceFile(source);
   let fh: Awaited<ReturnType<typeof open>>;
@@ -97,7 +107,8 @@ export async function walkChunks(source: EvtxSource, options: WalkOptions = {}):
       }
       return filled;
     };
-    return { header, diagnostics, chunks: fileChunks(readAt, close, shared), read, close };
+    const headerBytes = Math.min(bytesRead, FILE_HEADER_SIZE);
+    return { header, diagnostics, headerBytes, chunks: fileChunks(readAt, close, shared), read, close };
   } catch (e) {
     await fh.close();
     throw e;

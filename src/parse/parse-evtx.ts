@@ -1,7 +1,7 @@
 /** `parseEvtx`: the streaming public entry point over a file path or a Buffer, inline or pooled. */
 
 import { availableParallelism } from 'node:os';
-import { invalidOption, TaeError } from '../errors/index.js';
+import { checkOptionKeys, invalidOption, isTaeError, TaeError } from '../errors/index.js';
 import {
   CHUNK_SIZE,
   type DecodedChunk,
@@ -44,12 +44,26 @@ export interface ParseEvtxOptions {
 export interface ParseStats {
   chunks: number;
   records: number;
+  /** Bytes of the source read so far (the file size once a parse is done). */
   bytes: number;
 }
+
+const KNOWN_OPTIONS: Record<keyof ParseEvtxOptions, true> = {
+  threads: true,
+  outputs: true,
+  validateChecksums: true,
+  timePrecision: true,
+  batchText: true,
+  recycleText: true,
+  label: true,
+  signal: true,
+  pool: true,
+};
 
 const OUTPUTS: readonly RecordOutput[] = ['event', 'json', 'xml'];
 
 function resolve(options: ParseEvtxOptions) {
+  checkOptionKeys(options, KNOWN_OPTIONS);
   const threads = options.threads ?? 0;
   if (!Number.isInteger(threads) || threads < 0 || threads > 64) {
     throw invalidOption('threads', 'an integer from 0 to 64', threads);
@@ -92,6 +106,7 @@ export class EvtxParse implements AsyncIterable<ParsedRecord> {
     // Inline decoding is done with each chunk before reading the next: no copies needed.
     const walk = await walkChunks(this.source, { shared: !pooled });
     this.header = walk.header;
+    this.stats.bytes += walk.headerBytes;
     this.note(walk.diagnostics);
     const options: DecodeOptions = {
       outputs: o.outputs,
@@ -105,9 +120,9 @@ export class EvtxParse implements AsyncIterable<ParsedRecord> {
     try {
       const decoded =
         pool === null
-          ? inline(walk.chunks, options, o.recycleText, signal)
+          ? inline(walk.chunks, options, o.recycleText, this.stats, signal)
           : orderedDecode(
-              spanTasks(walk, options, spares),
+              spanTasks(walk, options, spares, this.stats),
               pool,
               2 * pool.threads,
               spares,
@@ -121,12 +136,23 @@ export class EvtxParse implements AsyncIterable<ParsedRecord> {
         yield d;
       }
       if (this.stats.chunks === 0) this.note([noChunksDiagnostic(walk.header)]);
+    } catch (e) {
+      // Piscina rejects aborted tasks with its own AbortError: callers see one code either way.
+      if (signal?.aborted === true && !isTaeError(e)) throw cancelled(signal);
+      throw e;
     } finally {
       if (pool !== null && pool !== this.options.pool) await pool.close();
     }
   }
 
+  /** Records one by one; a `batchText` parse has none (its text comes per chunk) and refuses. */
   async *[Symbol.asyncIterator](): AsyncGenerator<ParsedRecord> {
+    if (this.options.batchText === true)
+      throw new TaeError(
+        'INVALID_ARGUMENT',
+        'a batchText parse delivers text per chunk, not records: iterate parse.chunks(), or parse without batchText',
+        { context: { option: 'batchText' } },
+      );
     for await (const d of this.chunks()) yield* d.records;
   }
 
@@ -136,15 +162,20 @@ export class EvtxParse implements AsyncIterable<ParsedRecord> {
   }
 }
 
+const cancelled = (signal: AbortSignal) =>
+  new TaeError('CANCELLED', 'parse cancelled', { cause: signal.reason });
+
 async function* inline(
   chunks: AsyncIterable<RawChunk>,
   options: DecodeOptions,
   recycleText: boolean,
+  stats: ParseStats,
   signal?: AbortSignal,
 ): AsyncGenerator<DecodedChunk> {
   const textOut = recycleText && options.batchText === true ? new Sink() : undefined;
   for await (const c of chunks) {
-    if (signal?.aborted) throw new TaeError('CANCELLED', 'parse cancelled', { cause: signal.reason });
+    if (signal?.aborted) throw cancelled(signal);
+    stats.bytes += c.bytes.length;
     const task = { ...options, chunkIndex: c.index, fileOffset: c.fileOffset };
     if (textOut === undefined) {
       yield decodeSafely(c.bytes, task);
@@ -171,6 +202,7 @@ async function* spanTasks(
   walk: ChunkWalk,
   options: DecodeOptions,
   spares: SpareBuffers,
+  stats: ParseStats,
 ): AsyncGenerator<SpanTask> {
   const chunks = spanChunks(options);
   const spanBytes = chunks * CHUNK_SIZE;
@@ -179,6 +211,7 @@ async function* spanTasks(
       const bytes = spares.bytes.pop() ?? new ArrayBuffer(spanBytes);
       const n = await walk.read(new Uint8Array(bytes, 0, spanBytes), off);
       if (n === 0) return;
+      stats.bytes += n;
       yield { ...options, bytes, byteLength: n, firstIndex: i, fileOffset: off };
       if (n < spanBytes) return;
     }

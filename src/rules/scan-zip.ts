@@ -6,7 +6,7 @@
  * enforced as well, so a lying header cannot inflate past the bound.
  */
 import { basename } from 'node:path';
-import yauzl, { type Entry, type ZipFile } from 'yauzl';
+import type { Entry, ZipFile } from 'yauzl';
 import { TaeError } from '../errors/index.js';
 import { ruleFileOf } from './names.js';
 import type { CandidateFile, PackScan, ScanProblem } from './scan.js';
@@ -48,6 +48,8 @@ async function readEntry(zip: ZipFile, entry: Entry, max: number): Promise<Uint8
 }
 
 export async function scanZip(file: string, limits: PackLimits): Promise<PackScan> {
+  // Loaded on the first zip pack: importing the library (or opening an Engine) never needs it.
+  const { default: yauzl } = await import('yauzl');
   let zip: ZipFile;
   try {
     zip = await yauzl.openPromise(file, {

@@ -6,9 +6,9 @@
  * event loop stays free for every other caller.
  */
 import { isTaeError, TaeError } from '../errors/index.js';
-import { type LookupResult, lookup as lookupRows } from '../lookup/index.js';
-import type { SigmaDataResponse } from '../sigma/index.js';
-import { runYara, type YaraDataResponse } from '../yara/index.js';
+import { type LookupRequest, type LookupResult, lookup as lookupRows } from '../lookup/index.js';
+import type { SigmaDataRequest, SigmaDataResponse } from '../sigma/index.js';
+import { runYara, type YaraDataRequest, type YaraDataResponse } from '../yara/index.js';
 import type { Community } from './community.js';
 import type { ServiceContext } from './context.js';
 import {
@@ -79,7 +79,7 @@ export async function sigmaData(
   s: ServiceContext,
   community: Community,
   pool: DataPool,
-  request: unknown,
+  request: SigmaDataRequest,
   auth: Auth,
 ): Promise<SigmaDataResponse> {
   const deadline = pool.deadline();
@@ -109,7 +109,7 @@ export async function yaraData(
   s: ServiceContext,
   community: Community,
   pool: DataPool,
-  request: unknown,
+  request: YaraDataRequest,
   auth: Auth,
 ): Promise<YaraDataResponse> {
   identify(s, 'yaraData', auth);
@@ -133,7 +133,7 @@ export async function ruleLines(
   return stamped(endpoint, () => library.get(kind, request?.rule_names as string[]));
 }
 
-export function lookup(s: ServiceContext, request: unknown, auth: Auth): LookupResult {
+export function lookup(s: ServiceContext, request: LookupRequest, auth: Auth): LookupResult {
   identify(s, 'lookup', auth);
   return stamped('lookup', () => lookupRows(request));
 }

@@ -8,7 +8,7 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { newId } from '../crypto/index.js';
-import { invalidOption, isTaeError, TaeError } from '../errors/index.js';
+import { checkOptionKeys, invalidOption, isTaeError, TaeError } from '../errors/index.js';
 import {
   createSigmaFileRunner,
   createWinevtxRunner,
@@ -16,13 +16,13 @@ import {
   type JobRunners,
   type JobStatusEvent,
 } from '../jobs/index.js';
-import type { LookupResult } from '../lookup/index.js';
+import type { LookupRequest, LookupResult } from '../lookup/index.js';
 import { DecodePool, defaultThreads } from '../parse/index.js';
 import { INDEX_FILE, type RuleLibrary, type RuleLibraryOptions } from '../rules/index.js';
 import type { SearchRequest, SearchResponse } from '../search/index.js';
-import type { SigmaDataResponse } from '../sigma/index.js';
+import type { SigmaDataRequest, SigmaDataResponse } from '../sigma/index.js';
 import { ownerOnlyDatabase, Store } from '../store/index.js';
-import type { YaraDataResponse } from '../yara/index.js';
+import type { YaraDataRequest, YaraDataResponse } from '../yara/index.js';
 import { Callers } from './callers.js';
 import { Community } from './community.js';
 import type { ServiceContext } from './context.js';
@@ -126,6 +126,25 @@ export interface EngineRetention extends RetentionPolicy {
   readonly lastSweep: RetentionSweep | null;
 }
 
+const KNOWN_OPTIONS: Record<keyof EngineOptions, true> = {
+  dataDir: true,
+  memory: true,
+  durability: true,
+  concurrency: true,
+  decodeThreads: true,
+  runners: true,
+  rules: true,
+  limits: true,
+  maxAttempts: true,
+  onJobStatus: true,
+  onInternalError: true,
+  publicTtlMs: true,
+  clock: true,
+  onRetentionSweep: true,
+  dataThreads: true,
+  dataTimeLimitMs: true,
+};
+
 function positiveInt(
   options: EngineOptions,
   key: 'concurrency' | 'decodeThreads' | 'dataThreads' | 'maxAttempts',
@@ -152,6 +171,10 @@ export class Engine {
   ) {}
 
   static async open(options: EngineOptions): Promise<Engine> {
+    // Called from JavaScript without options, the first read below would be a raw TypeError.
+    if (options === undefined || options === null)
+      throw invalidOption('dataDir', 'a directory path (or pass { memory: true })', options);
+    checkOptionKeys(options, KNOWN_OPTIONS);
     const memory = options.memory === true;
     if (memory === (typeof options.dataDir === 'string' && options.dataDir !== '')) {
       throw invalidOption('dataDir', 'a directory path, or omitted with memory: true', options.dataDir);
@@ -289,14 +312,14 @@ export class Engine {
   }
 
   /** `POST /analysis/sigma/data`: Sigma rules over supplied JSON or XML events, at once. */
-  sigmaData(request: unknown, auth: Auth = {}): Promise<SigmaDataResponse> {
+  sigmaData(request: SigmaDataRequest, auth: Auth = {}): Promise<SigmaDataResponse> {
     return this.guard('sigmaData', () =>
       data.sigmaData(this.s, this.community, this.dataPool, request, auth),
     );
   }
 
   /** `POST /analysis/yara/data`: YARA rules over supplied bytes, at once. */
-  yaraData(request: unknown, auth: Auth = {}): Promise<YaraDataResponse> {
+  yaraData(request: YaraDataRequest, auth: Auth = {}): Promise<YaraDataResponse> {
     return this.guard('yaraData', () => data.yaraData(this.s, this.community, this.dataPool, request, auth));
   }
 
@@ -311,7 +334,7 @@ export class Engine {
   }
 
   /** `POST /analysis/lookup`: event identifiers and native file names. */
-  lookup(request: unknown, auth: Auth = {}): Promise<LookupResult> {
+  lookup(request: LookupRequest, auth: Auth = {}): Promise<LookupResult> {
     return this.guard('lookup', async () => data.lookup(this.s, request, auth));
   }
 

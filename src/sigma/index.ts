@@ -25,6 +25,7 @@ export {
   ruleFileStem,
   ruleStem,
   runSigma,
+  type SigmaCommunityRules,
   type SigmaDataRequest,
   type SigmaDataResponse,
   type SigmaDataResult,

@@ -5,7 +5,7 @@
  */
 import type { NativeVariables } from '../../native/yara-x.js';
 import { base64ByteLength } from '../base64/index.js';
-import { invalidOption, isTaeError, TaeError } from '../errors/index.js';
+import { checkOptionKeys, invalidOption, isTaeError, TaeError } from '../errors/index.js';
 import type { CompiledRuleSet } from './cache.js';
 import { diagnosticsText } from './diagnostics.js';
 import { defaultYaraEngine, type ScanOutcome, type YaraEngine } from './engine.js';
@@ -27,7 +27,12 @@ import {
   type YaraDataResponse,
 } from './insights.js';
 import { checkTimeout, checkVariables } from './options.js';
-import { decodeBase64Shared, type ResolvedDataRequest, resolveDataRequest } from './request.js';
+import {
+  decodeBase64Shared,
+  type ResolvedDataRequest,
+  resolveDataRequest,
+  type YaraDataRequest,
+} from './request.js';
 
 /** The community pack, compiled by the rule library (or a function producing it on first use). */
 export type CommunityRules = CompiledRuleSet | (() => CompiledRuleSet | Promise<CompiledRuleSet>);
@@ -53,6 +58,16 @@ export interface RunYaraOptions {
   readonly signal?: AbortSignal;
 }
 
+const KNOWN_OPTIONS: Record<keyof RunYaraOptions, true> = {
+  community: true,
+  engine: true,
+  maxTestDataBytes: true,
+  timeoutMs: true,
+  timeLimitMs: true,
+  variables: true,
+  signal: true,
+};
+
 export async function resolveCommunity(community: CommunityRules | undefined): Promise<CompiledRuleSet> {
   const rules = typeof community === 'function' ? await community() : community;
   if (!(rules?.serialized instanceof Uint8Array))
@@ -60,7 +75,15 @@ export async function resolveCommunity(community: CommunityRules | undefined): P
   return rules;
 }
 
-export async function runYara(request: unknown, options: RunYaraOptions = {}): Promise<YaraDataResponse> {
+/**
+ * Runs YARA-X over supplied data (`POST /analysis/yara/data` as a function): a custom rule
+ * (`run_rule`) or the compiled community rules of `options.community`.
+ */
+export async function runYara(
+  request: YaraDataRequest,
+  options: RunYaraOptions = {},
+): Promise<YaraDataResponse> {
+  checkOptionKeys(options, KNOWN_OPTIONS);
   const limit = options.timeLimitMs;
   if (limit !== undefined) checkTimeout('timeLimitMs', limit);
   const timer = limit === undefined ? undefined : AbortSignal.timeout(limit);

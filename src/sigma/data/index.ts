@@ -19,6 +19,7 @@ export {
   detectionMatcher,
   type RunSigmaOptions,
   runSigma,
+  type SigmaCommunityRules,
   type SigmaDataRequest,
   type SigmaDataResponse,
 } from './run.js';

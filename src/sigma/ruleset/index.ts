@@ -3,7 +3,7 @@ export { type IdSet, requiredEventIds } from './event-ids.js';
 export {
   compileRuleSet,
   type RuleMatch,
-  type RuleSet,
+  RuleSet,
   type RuleSetCoverage,
   type RuleSetInput,
   type RuleSetOptions,

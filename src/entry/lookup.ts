@@ -1,0 +1,24 @@
+/**
+ * `threat-analysis-engine/lookup`: Windows event ids and file names from bundled data, the
+ * lookup endpoint as `lookup`, and datasets extended with a user's own exports.
+ */
+export { type ErrorCode, isTaeError, TaeError } from '../errors/index.js';
+export {
+  type CreateLookupDatasetOptions,
+  createLookupDataset,
+  FILTER_OPERATORS,
+  type FilterOperator,
+  type ImportResult,
+  importLookupCsv,
+  importLookupJson,
+  importProviderXml,
+  importVersionInfo,
+  LOOKUP_MODULES,
+  LookupDataset,
+  type LookupFilter,
+  type LookupModule,
+  type LookupOptions,
+  type LookupRequest,
+  type LookupResult,
+  lookup,
+} from '../lookup/index.js';

@@ -1,0 +1,34 @@
+/**
+ * `threat-analysis-engine/sigma`: loading Sigma rules, compiling them into rule sets, matching
+ * events and correlations, and the Sigma data endpoint as `runSigma`.
+ */
+export { type ErrorCode, isTaeError, TaeError } from '../errors/index.js';
+export {
+  type CorrelateOptions,
+  type CorrelateResult,
+  type CorrelationHit,
+  compileRuleSet,
+  correlate,
+  eventFromNested,
+  eventFromObject,
+  type LoadOptions,
+  type LoadResult,
+  loadRules,
+  type RuleDiagnostic,
+  type RuleMatch,
+  type RuleSet,
+  type RuleSetInput,
+  type RuleSetOptions,
+  type RunSigmaOptions,
+  runSigma,
+  type SigmaCommunityRules,
+  type SigmaDataRequest,
+  type SigmaDataResponse,
+  type SigmaDataResult,
+  type SigmaEvent,
+  type SigmaLevel,
+  type SigmaMatcher,
+  type SigmaRule,
+  type SigmaValue,
+  sigmaEventFromEvtx,
+} from '../sigma/index.js';

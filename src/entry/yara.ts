@@ -1,0 +1,29 @@
+/**
+ * `threat-analysis-engine/yara`: YARA-X rules compiled once and scanned in worker threads, the
+ * YARA data endpoint as `runYara`, and file scans as `scanFiles`.
+ */
+export { type ErrorCode, isTaeError, TaeError } from '../errors/index.js';
+export {
+  type CommunityRules,
+  type CompiledRuleSet,
+  type CompileOutcome,
+  type CompileRulesOptions,
+  defaultYaraEngine,
+  type RunYaraOptions,
+  runYara,
+  type ScanFilesOptions,
+  type ScanOutcome,
+  type ScanRulesOptions,
+  scanFiles,
+  type YaraDataElement,
+  type YaraDataRequest,
+  type YaraDataResponse,
+  type YaraDiagnostic,
+  YaraEngine,
+  type YaraEngineOptions,
+  type YaraFileInput,
+  type YaraFileScan,
+  type YaraInsight,
+  type YaraRuleChoice,
+  type YaraRuleMatch,
+} from '../yara/index.js';

@@ -1,0 +1,89 @@
+/**
+ * Light imports: each entry point of the built package, imported in a fresh node process,
+ * loads only what its area needs. `threat-analysis-engine/evtx` loads no SQLite, YARA, HTTP
+ * or zip module, and imports in under a third of the time of the whole library.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { ensureBuilt } from './helpers/cli-binary.js';
+
+ensureBuilt();
+const DIST = join(import.meta.dirname, '..', 'dist', 'src');
+const entry = (name: string) => pathToFileURL(join(DIST, name)).href;
+
+/** Every module the import loads (ES modules and CommonJS, through a load hook) and the builtins. */
+const PROBE = `
+import { registerHooks } from 'node:module';
+const loaded = [];
+registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });
+for (const url of JSON.parse(process.argv[1])) await import(url);
+const builtins = process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13));
+console.log(JSON.stringify({ loaded, builtins }));
+`;
+
+/** Milliseconds to import, in a process without hooks. */
+const TIMER = `
+const t = performance.now();
+for (const url of JSON.parse(process.argv[1])) await import(url);
+console.log(performance.now() - t);
+`;
+
+function run(script: string, urls: readonly string[]): string {
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(urls)], {
+    encoding: 'utf8',
+  });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout;
+}
+
+const modulesOf = (urls: readonly string[]) =>
+  JSON.parse(run(PROBE, urls)) as { loaded: string[]; builtins: string[] };
+
+/** The fastest of a few runs: the machine's other load only ever adds time. */
+function importMs(urls: readonly string[], runs = 5): number {
+  return Math.min(...Array.from({ length: runs }, () => Number(run(TIMER, urls))));
+}
+
+const HEAVY = {
+  sqlite: /sqlite/i,
+  yara: /yara/i,
+  http: /\/src\/http\/|busboy/,
+  zip: /yauzl/,
+};
+/** Not `net`: a child whose stdout is a pipe loads it for stdio alone. */
+const HTTP_BUILTINS = ['http', 'https', 'http2', '_http_server'];
+
+function heavyIn(m: { loaded: string[]; builtins: string[] }, kinds: (keyof typeof HEAVY)[]): string[] {
+  const urls = m.loaded.filter((u) => kinds.some((k) => HEAVY[k].test(u)));
+  const builtins = kinds.includes('http') ? m.builtins.filter((b) => HTTP_BUILTINS.includes(b)) : [];
+  return [...urls, ...builtins];
+}
+
+test('importing threat-analysis-engine/evtx loads no SQLite, YARA, HTTP or zip module', () => {
+  const m = modulesOf([entry('entry/evtx.js')]);
+  assert.ok(
+    m.loaded.some((u) => u.endsWith('/parse/parse-evtx.js')),
+    'the probe saw the parse module load',
+  );
+  assert.deepEqual(heavyIn(m, ['sqlite', 'yara', 'http', 'zip']), []);
+});
+
+test('importing the root loads neither the HTTP server nor the zip reader', () => {
+  const m = modulesOf([entry('index.js')]);
+  assert.deepEqual(heavyIn(m, ['http', 'zip']), []);
+});
+
+test('importing threat-analysis-engine/evtx takes under a third of the whole library', () => {
+  const all = [entry('index.js'), entry('entry/service.js'), entry('entry/http.js')];
+  const evtx = importMs([entry('entry/evtx.js')]);
+  const whole = importMs(all);
+  const counts = {
+    evtx: modulesOf([entry('entry/evtx.js')]).loaded.length,
+    whole: modulesOf(all).loaded.length,
+  };
+  console.log(JSON.stringify({ evtxMs: Math.round(evtx), wholeMs: Math.round(whole), modules: counts }));
+  assert.ok(evtx < whole / 3, `evtx ${evtx.toFixed(1)} ms, the whole library ${whole.toFixed(1)} ms`);
+});

@@ -1,0 +1,155 @@
+/**
+ * The package as a tool builder gets it: `npm pack`, the tarball installed into a fresh
+ * project (from the npm cache, the registry only for what it lacks), the examples/ type-checked there under a strict
+ * tsconfig with `skipLibCheck: false`, then run (ESM, TypeScript and require()) over EVTX
+ * written by our own writer.
+ */
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { writeEvtx } from '../fixtures/evtx-writer/index.js';
+import { ensureBuilt } from './helpers/cli-binary.js';
+import { smallLog, smallLogEvents } from './helpers/small-log.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const EXAMPLES = join(ROOT, 'examples');
+const work = mkdtempSync(join(tmpdir(), 'tae-pack-'));
+const app = join(work, 'app');
+after(() => rmSync(work, { recursive: true, force: true }));
+
+function sh(cmd: string, args: readonly string[], cwd: string) {
+  const r = spawnSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, npm_config_fund: 'false' },
+  });
+  assert.equal(r.status, 0, `${cmd} ${args.join(' ')}\n${r.stdout}\n${r.stderr}`);
+  return r;
+}
+const node = (args: readonly string[]) => sh(process.execPath, args, app);
+
+const FAILED_LOGON = `title: Failed logon from the network
+level: medium
+logsource: {product: windows, service: security}
+detection:
+  selection: {EventID: 4625, LogonType: 3}
+  condition: selection
+`;
+
+/** Every entry point imported with every name, so the whole published surface is type-checked. */
+const ALL_ENTRIES = ['', '/evtx', '/sigma', '/yara', '/lookup', '/service', '/http']
+  .map((s, i) => `import * as e${i} from 'threat-analysis-engine${s}';`)
+  .join('\n');
+
+before(() => {
+  ensureBuilt();
+  sh('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', work], ROOT);
+  const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
+  assert.ok(tarball, 'npm pack wrote a tarball');
+  mkdirSync(app);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+  sh('npm', ['install', '--prefer-offline', '--no-audit', '--ignore-scripts', join(work, tarball)], app);
+  for (const f of readdirSync(EXAMPLES)) copyFileSync(join(EXAMPLES, f), join(app, f));
+  writeFileSync(
+    join(app, 'all-entries.ts'),
+    `${ALL_ENTRIES}\nexport { ${[0, 1, 2, 3, 4, 5, 6].map((i) => `e${i}`).join(', ')} };\n`,
+  );
+  writeFileSync(
+    join(app, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        skipLibCheck: false,
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        lib: ['es2023'],
+        allowJs: true,
+        checkJs: true,
+        noEmit: true,
+        verbatimModuleSyntax: true,
+        erasableSyntaxOnly: true,
+        // @types/node from the project: the consumer installs nothing but the tarball.
+        typeRoots: [join(ROOT, 'node_modules', '@types')],
+        types: ['node'],
+      },
+      include: ['*.ts', '*.mjs', '*.cjs'],
+    }),
+  );
+  mkdirSync(join(app, 'logs'));
+  writeFileSync(join(app, 'logs', 'small.evtx'), smallLog());
+  writeFileSync(join(app, 'logs', 'twice.evtx'), writeEvtx([...smallLogEvents(), ...smallLogEvents()]));
+  mkdirSync(join(app, 'rules'));
+  writeFileSync(join(app, 'rules', 'failed-logon.yml'), FAILED_LOGON);
+  writeFileSync(join(app, 'marker.yar'), 'rule marker { strings: $a = "TAE-MARKER" condition: $a }\n');
+  writeFileSync(join(app, 'hit.bin'), 'some bytes TAE-MARKER more bytes');
+  writeFileSync(join(app, 'miss.bin'), 'nothing to see');
+});
+
+describe('the packed package in a fresh project', () => {
+  test('the examples and every entry point type-check (strict, skipLibCheck false)', () => {
+    sh(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', app], app);
+  });
+
+  test('require() loads every entry point', () => {
+    const subpaths = JSON.stringify(['', '/evtx', '/sigma', '/yara', '/lookup', '/service', '/http']);
+    const script = `for (const s of ${subpaths}) if (typeof require('threat-analysis-engine' + s).TaeError !== 'function') throw new Error(s);`;
+    writeFileSync(join(app, 'require-all.cjs'), script);
+    node(['require-all.cjs']);
+  });
+
+  test('decode-jsonl.mjs writes one JSON line per record', () => {
+    const r = node(['decode-jsonl.mjs', 'logs/small.evtx']);
+    const lines = r.stdout.trim().split('\n');
+    assert.equal(lines.length, 7);
+    assert.equal(JSON.parse(lines[0]!).Event.System.EventID, 4625);
+    assert.match(r.stderr, /7 records, \d+ bytes/);
+  });
+
+  test('sigma-folder.ts reports the rule hits of every file in the folder', () => {
+    const r = node(['sigma-folder.ts', 'rules', 'logs']);
+    const hits = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { file: string; rule: string });
+    assert.deepEqual(
+      hits.map((h) => h.file),
+      [...Array(4).fill('small.evtx'), ...Array(8).fill('twice.evtx')],
+    );
+    assert.ok(hits.every((h) => h.rule === 'Failed logon from the network'));
+  });
+
+  test('yara-files.cjs (require) reports the matching file only', () => {
+    const r = node(['yara-files.cjs', 'marker.yar', 'hit.bin', 'miss.bin']);
+    assert.match(r.stdout, /hit\.bin/);
+    assert.match(r.stdout, /marker/);
+    assert.doesNotMatch(r.stdout, /miss\.bin/);
+  });
+
+  test('embed-engine.ts serves the interface under /tae/ beside its own routes', async () => {
+    const child: ChildProcess = spawn(process.execPath, ['embed-engine.ts', '0'], { cwd: app });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout!.on('data', (d: Buffer) => {
+          const m = /listening on (\S+)/.exec(d.toString());
+          if (m) resolve(m[1]!);
+        });
+        child.once('exit', (code) => reject(new Error(`embed-engine.ts exited with ${code}`)));
+      });
+      assert.equal(await (await fetch(`${url}/health`)).text(), 'ok\n');
+      const res = await fetch(`${url}/tae/analysis/lookup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ search: '4625', module: 'event_id' }),
+      });
+      assert.equal(res.status, 200);
+      const body = (await res.json()) as { columns: string[]; rows: string[][] };
+      assert.ok(body.rows.some((r) => r[0] === '4625'));
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+});
