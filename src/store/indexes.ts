@@ -32,6 +32,13 @@ const FILE_SUFFIX = '.sqlite';
 /** Associated data of a sealed index image (the layout before schema 3): bound to its job. */
 export const indexAad = (jobId: string) => `job-index:${jobId}`;
 
+/**
+ * The key of a private job's index file: derived from the job key (HKDF-SHA256, bound to the
+ * job), so the page cipher and the job's AES-GCM seals never share a key.
+ */
+export const indexFileKey = (jobId: string, ikm: Uint8Array): Buffer =>
+  Buffer.from(hkdfSync('sha256', ikm, Buffer.alloc(0), `tae job index file:${jobId}`, 32));
+
 export interface IndexCacheLimits {
   /** Open indexes kept (default 8). */
   readonly handles: number;
@@ -193,14 +200,10 @@ export class IndexStore {
     return jobKey;
   }
 
-  /**
-   * The file key: derived from the job key (HKDF, bound to the job), so the page cipher and
-   * the job's AES-GCM seals never share a key; else the store's key, else none.
-   */
+  /** The file key: from the job key, else from the store's key (in memory), else none. */
   private fileKey(jobId: string, jobKey: Buffer | null): Buffer | null {
     const ikm = jobKey ?? this.storeKey;
-    if (ikm === null) return null;
-    return Buffer.from(hkdfSync('sha256', ikm, Buffer.alloc(0), `tae job index file:${jobId}`, 32));
+    return ikm === null ? null : indexFileKey(jobId, ikm);
   }
 
   private async convert(jobId: string, row: IndexRow, jobKey: Buffer | null): Promise<void> {

@@ -45,6 +45,7 @@ export async function convertLegacyImage(
     attachSqlite(src, target.path, 'file', target.key ?? undefined);
     src.pragma('file.journal_mode = OFF');
     src.pragma('file.synchronous = OFF');
+    src.unsafeMode(true); // the FTS5 shadow tables' rows are copied as they are
     copyAll(src);
   } finally {
     src.close();
