@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { type EventDescription, writeEvtx } from '../fixtures/evtx-writer/index.js';
 import { attachSqlite, openSqlite } from '../native/sqlite.js';
+import { replaySql } from '../src/search/rebuild.js';
 import { buildTextBlock, copyStaged, indexSchema, STAGE_SCHEMA } from '../src/search/schema.js';
 import { type Auth, Engine, type JobStatusResponse } from '../src/service/index.js';
 import { allFiles, filesContaining, markerNeedles } from './helpers/marker-scan.js';
@@ -161,7 +162,7 @@ test('an engine in memory keeps every index encrypted in an owner-only temporary
   assert.ok(!existsSync(dir));
 });
 
-test('no statement of an index build sorts or builds a temporary index: memory does not grow with the job', () => {
+test("no statement of an index build, nor the rebuild's replay, sorts or builds a temporary index: memory does not grow with the job", () => {
   const dir = mkdtempSync(join(TMP, 'plan-'));
   try {
     const stage = openSqlite(join(dir, 'stage.sqlite'));
@@ -177,8 +178,12 @@ test('no statement of an index build sorts or builds a temporary index: memory d
       statements.push(
         'INSERT INTO main.events_text_0(rowid, body) SELECT n, body FROM main.bodies WHERE n BETWEEN 1 AND 10',
       );
-      for (const sql of statements.filter((s) => s.startsWith('INSERT'))) {
-        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map(
+      const plans = statements
+        .filter((s) => s.startsWith('INSERT'))
+        .map((sql) => [sql, []] as [string, unknown[]]);
+      plans.push([replaySql(true), [1, 10, 0, 1, 10]]); // the rebuild's replay
+      for (const [sql, params] of plans) {
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map(
           (r) => r.detail,
         );
         assert.ok(!plan.some((d) => /TEMP B-TREE|AUTOMATIC/.test(d)), `${sql}\n${plan.join('\n')}`);

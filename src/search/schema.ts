@@ -73,7 +73,9 @@ export const indexSchema = (ix: IndexSchemaName) => `
 /**
  * Copies the staged rows (events in result order), one statement at a time. No statement
  * sorts: the order comes from `staged_order`, and the indexes exist before the rows go in
- * (`events_ts` is then appended to, `events_event_id` grows at one point per event id).
+ * (`events_ts` is then appended to, `events_event_id` grows at one point per event id,
+ * `events_seq` at one point per source file). `events_seq` gives the rebuild its arrival
+ * order without a sort (indexes built before it lack it, and the rebuild then sorts).
  * Sorts would run in memory, as big as the job: temporary files hold plaintext, so index
  * connections keep temporary storage in memory (see native/sqlite.ts).
  */
@@ -81,6 +83,7 @@ export const copyStaged = (ix: IndexSchemaName, stage: 'stage'): readonly string
   `CREATE INDEX ${ix}.duplicates_ts ON duplicates(ts)`,
   `CREATE INDEX ${ix}.events_ts ON events(ts)`,
   `CREATE INDEX ${ix}.events_event_id ON events(event_id)`,
+  `CREATE INDEX ${ix}.events_seq ON events(seq)`,
   `INSERT INTO ${ix}.events
     (seq, ts, file, event_id, record_id, time, provider, computer, message, data, sigma, event)
   SELECT seq, ts, file, event_id, record_id, time, provider, computer, message, data, sigma, event

@@ -149,8 +149,9 @@ export class IndexStore {
     const key = this.fileKey(jobId, this.sealedKey(jobId, row, jobKey));
     const db = openSqlite(this.filePath(jobId), { readonly: true, ...(key === null ? {} : { key }) });
     key?.fill(0);
+    // An encrypted one keeps temporary storage in memory (openSqlite sets it: temporary files
+    // are not encrypted); a plain (public) one may spill sorts of an older index to TMPDIR.
     db.pragma(`cache_size = ${-Math.trunc(this.limits.cacheKib)}`);
-    db.pragma('temp_store = MEMORY'); // sorts and temporary tables never reach a file
     db.pragma('query_only = ON');
     const raced = this.cache.get(jobId); // another request opened it meanwhile
     if (raced !== undefined) {
