@@ -62,6 +62,8 @@ export interface SqliteDatabase {
   transaction<F extends AnyFunction>(fn: F): SqliteTransaction<F>;
   function(name: string, options: SqliteFunctionOptions, fn: AnyFunction): this;
   serialize(options?: { readonly attached?: string }): Buffer;
+  /** Unsafe mode also lifts SQLite's defensive flag (writes to virtual tables' shadow tables). */
+  unsafeMode(enabled?: boolean): this;
   close(): this;
 }
 

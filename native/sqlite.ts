@@ -5,6 +5,7 @@
  * TaeError('NATIVE_UNAVAILABLE') naming the package; a database that cannot be opened is a
  * different failure (INPUT_UNREADABLE) because the binary itself is fine.
  */
+import { closeSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { TaeError } from '../src/errors/index.js';
 import type { SqliteConstructor, SqliteDatabase } from './sqlite-types.js';
@@ -29,6 +30,65 @@ export interface SqliteOpenOptions {
   readonly busyTimeoutMs?: number;
   /** Opens an existing file for reading only. */
   readonly readonly?: boolean;
+  /**
+   * A 32-byte raw key: the file is encrypted page by page (SQLite3MultipleCiphers, ChaCha20-
+   * Poly1305), and so are its journal and WAL; temporary files are not (see CIPHER below).
+   */
+  readonly key?: Uint8Array;
+}
+
+/**
+ * The cipher, named rather than left to the package default. A raw key (`raw:` + 64 hex
+ * digits) bypasses the passphrase KDF (PBKDF2, 64,007 rounds per open): keys here are random
+ * 32-byte keys, which need no stretching. SQLite3MultipleCiphers encrypts the main file, its
+ * rollback journal and WAL, not temporary databases, sorter spills or temp journals: every
+ * connection to an encrypted file must run with `temp_store = MEMORY`.
+ */
+const CIPHER = 'chacha20';
+
+function rawKey(key: Uint8Array): string {
+  if (key.length !== 32) throw new TaeError('INTERNAL', 'a database key is 32 bytes');
+  return `raw:${Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('hex')}`;
+}
+
+/** Keys `schema` of an open connection (before its first read) and proves the key opens it. */
+function keyDatabase(db: SqliteDatabase, key: Uint8Array): void {
+  db.pragma(`cipher = '${CIPHER}'`);
+  db.pragma(`key = '${rawKey(key)}'`);
+  db.pragma('temp_store = MEMORY');
+  db.prepare('SELECT count(*) FROM sqlite_schema').get(); // a wrong key fails here (SQLITE_NOTADB)
+}
+
+/**
+ * Creates a missing database file owner-only (0600) before SQLite opens it: SQLite would create
+ * it 0644, and gives its journal and WAL the mode of the database file.
+ */
+function createOwnerOnly(filename: string): void {
+  if (filename === ':memory:' || filename === '') return;
+  try {
+    closeSync(openSync(filename, 'wx', 0o600));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  }
+}
+
+/** Attaches a database file as `schema`, encrypted under `key` when given. */
+export function attachSqlite(db: SqliteDatabase, filename: string, schema: string, key?: Uint8Array): void {
+  if (!/^[a-z_]+$/.test(schema)) throw new TaeError('INTERNAL', `bad schema name ${schema}`);
+  try {
+    createOwnerOnly(filename);
+    db.prepare(`ATTACH DATABASE ? AS ${schema} KEY ?`).run(filename, key === undefined ? '' : rawKey(key));
+    db.prepare(`SELECT count(*) FROM ${schema}.sqlite_schema`).get();
+  } catch (e) {
+    throw new TaeError(
+      'INPUT_UNREADABLE',
+      `cannot attach the database ${filename}: ${(e as Error).message}`,
+      {
+        context: { file: filename },
+        cause: e,
+      },
+    );
+  }
 }
 
 let constructorCache: DatabaseConstructor | undefined;
@@ -68,17 +128,22 @@ function probe(Database: DatabaseConstructor, nativeBinding: string | undefined)
   provenBindings.add(key);
 }
 
-/** Opens (creating if needed) a database file, or an in-memory one for `':memory:'`. */
+/** Opens (creating if needed) a database file, or an in-memory one for `':memory:'`; `key` encrypts it. */
 export function openSqlite(filename: string, options: SqliteOpenOptions = {}): SqliteDatabase {
   const Database = databaseConstructor();
   probe(Database, options.nativeBinding);
+  let db: SqliteDatabase | undefined;
   try {
-    return new Database(filename, {
+    if (options.readonly !== true) createOwnerOnly(filename);
+    db = new Database(filename, {
       timeout: options.busyTimeoutMs ?? 5000,
       ...(options.readonly === true ? { readonly: true, fileMustExist: true } : {}),
       ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
     });
+    if (options.key !== undefined) keyDatabase(db, options.key);
+    return db;
   } catch (e) {
+    db?.close();
     throw new TaeError('INPUT_UNREADABLE', `cannot open the database ${filename}: ${(e as Error).message}`, {
       context: { file: filename },
       cause: e,

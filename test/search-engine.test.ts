@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -18,6 +18,7 @@ import type { IndexTableRow, Insight } from '../src/analysis/index.js';
 import { isTaeError } from '../src/errors/index.js';
 import type { EventTableResponse, RebuiltJobResponse } from '../src/search/index.js';
 import { type Auth, Engine, type JobStatusResponse } from '../src/service/index.js';
+import { filesContaining, markerNeedles } from './helpers/marker-scan.js';
 
 const MARKER = `Marker-${randomBytes(6).toString('hex')}`;
 const dir = mkdtempSync(join(tmpdir(), 'tae-search-engine-'));
@@ -70,12 +71,6 @@ async function status(p: Promise<unknown>): Promise<number> {
     assert.ok(isTaeError(err), String(err));
     return err.status;
   }
-}
-
-function allFiles(d: string): string[] {
-  return readdirSync(d, { withFileTypes: true }).flatMap((x) =>
-    x.isDirectory() ? allFiles(join(d, x.name)) : [join(d, x.name)],
-  );
 }
 
 before(async () => {
@@ -175,31 +170,29 @@ describe('a private parse job', () => {
     assert.ok(rows.every(([cells]) => cells[4] === MARKER));
   });
 
-  test('no plaintext of its index is anywhere under the data directory', async () => {
-    assert.ok(!existsSync(join(dir, 'indexes', `${privateJob}.sqlite`)));
-    const needles = [MARKER, MARKER.toLowerCase()].flatMap((m) => [
-      Buffer.from(m),
-      Buffer.from(m, 'utf16le'),
-    ]);
-    const leaking = allFiles(dir).filter((f) => {
-      const bytes = readFileSync(f);
-      return needles.some((n) => bytes.includes(n));
-    });
-    assert.deepEqual(leaking, []);
+  test('its index is an encrypted owner-only file: no plaintext of it is anywhere under the data directory', async () => {
+    const file = join(dir, 'indexes', `${privateJob}.sqlite`);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    assert.equal(statSync(join(dir, 'indexes')).mode & 0o777, 0o700);
+    assert.throws(() => openSqlite(file, { readonly: true }).prepare('SELECT 1 FROM sqlite_schema').get());
+    assert.deepEqual(filesContaining([dir], markerNeedles(MARKER, MARKER.toLowerCase())), []);
     const db = openSqlite(join(dir, 'engine.db'), { readonly: true });
     try {
       const row = db.prepare('SELECT kind, sealed FROM job_indexes WHERE job_id = ?').get(privateJob);
-      assert.deepEqual(row, { kind: 'image', sealed: 1 });
+      assert.deepEqual(row, { kind: 'file', sealed: 1 });
     } finally {
       db.close();
     }
   });
 });
 
-test('deleting jobs deletes their indexes: the file, the sealed rows, and search answers 404', async () => {
+test('deleting jobs deletes their indexes: the file, the rows, and search answers 404', async () => {
   const file = join(dir, 'indexes', `${publicJob}.sqlite`);
   assert.ok(existsSync(file));
+  const privateFile = join(dir, 'indexes', `${privateJob}.sqlite`);
+  assert.ok(existsSync(privateFile));
   await e.deleteJobs({ ids: [privateJob] }, owner);
+  assert.ok(!existsSync(privateFile));
   const { token } = await e.createToken();
   const mine = await parse(e, noisyStory(), { token });
   assert.ok(existsSync(join(dir, 'indexes', `${mine}.sqlite`)));

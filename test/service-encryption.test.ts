@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -15,6 +15,7 @@ import { writeEvtx } from '../fixtures/evtx-writer/index.js';
 import { AAD, newDataKey, openSealedStream, SegmentSealer } from '../src/crypto/index.js';
 import { isTaeError } from '../src/errors/index.js';
 import { type Auth, Engine, type JobStatusResponse } from '../src/service/index.js';
+import { filesContaining, markerNeedles } from './helpers/marker-scan.js';
 import { smallLogEvents } from './helpers/small-log.js';
 
 const MARKER = `MARKER-${randomBytes(6).toString('hex')}`;
@@ -26,19 +27,7 @@ let evtxId: string;
 let bigId: string;
 let jobId: string;
 
-function allFiles(d: string): string[] {
-  return readdirSync(d, { withFileTypes: true }).flatMap((x) =>
-    x.isDirectory() ? allFiles(join(d, x.name)) : [join(d, x.name)],
-  );
-}
-
-function filesContainingMarker(): string[] {
-  const needles = [Buffer.from(MARKER, 'utf8'), Buffer.from(MARKER, 'utf16le')];
-  return allFiles(dir).filter((f) => {
-    const bytes = readFileSync(f);
-    return needles.some((n) => bytes.includes(n));
-  });
-}
+const filesContainingMarker = () => filesContaining([dir], markerNeedles(MARKER));
 
 async function settled(job_id: string, auth: Auth): Promise<JobStatusResponse> {
   for (let i = 0; i < 500; i++) {

@@ -95,6 +95,11 @@ export class Scheduler {
     return row;
   }
 
+  /** The owner key a private job runs with, held in memory until it finishes (null: none). */
+  ownerKeyOf(jobId: string): Buffer | null {
+    return this.ownerKeys.get(jobId) ?? null;
+  }
+
   /** Gives a parked private job its owner key back (the owner polled with the key). */
   arm(row: JobRow, ownerKey: Buffer): void {
     if (row.visibility !== 'private' || row.status !== 'Pending' || this.ownerKeys.has(row.id)) return;

@@ -1,9 +1,9 @@
 /**
  * Building a job's event index while the job runs: each new event is staged (batched, one
  * transaction per batch), and `finish` has a worker thread copy them in time order and build
- * the indexes (complete.ts). A memory build never touches disk (sorts and temporary tables stay
- * in memory too), which private jobs need; a file build writes `<path>.stage` while running
- * and `<path>` at the end.
+ * the indexes (complete.ts). A build writes `<path>.stage` while running and `<path>` at the
+ * end, both encrypted page by page under the target's key when it has one (a private job),
+ * each through a bounded page cache: memory does not grow with the job.
  */
 import { Piscina } from 'piscina';
 import { openSqlite, type SqliteDatabase } from '../../native/sqlite.js';
@@ -11,11 +11,13 @@ import { type DescribeEvent, indexTableRow, type SigmaMatchInput } from '../anal
 import { invalidOption, TaeError } from '../errors/index.js';
 import type { Diagnostic, EvtxEvent } from '../evtx/index.js';
 import {
+  BUILD_CACHE_KIB,
   completeIndex,
   configure,
   type FinishResult,
   type FinishTask,
   type IndexTables,
+  keyOption,
   removeFile,
   stagePath,
 } from './complete.js';
@@ -36,11 +38,16 @@ export interface EventSink {
   correlation(rule: SigmaRuleRef, timestamp: number): void;
 }
 
-export type BuildTarget = { readonly kind: 'memory' } | { readonly kind: 'file'; readonly path: string };
-/** A finished index: the file, or the database image of a memory build. */
-export type BuiltIndex =
-  | { readonly kind: 'memory'; readonly image: Buffer; readonly events: number }
-  | { readonly kind: 'file'; readonly path: string; readonly events: number };
+/** Where to build: a file path, and the key that encrypts it (32 bytes), or null for a plain file. */
+export interface BuildTarget {
+  readonly path: string;
+  readonly key: Buffer | null;
+}
+/** A finished index file. */
+export interface BuiltIndex {
+  readonly path: string;
+  readonly events: number;
+}
 
 export interface EventIndexOptions {
   /** The job ran Sigma rules (the rebuild's Overview then lists their matches). */
@@ -60,7 +67,7 @@ const MAX_CORRELATIONS = 100_000;
 const MAX_FILES = 10_000;
 
 export class EventIndexBuilder implements EventSink {
-  /** The staging database: `<path>.stage`, or memory. */
+  /** The staging database: `<path>.stage`. */
   private readonly db: SqliteDatabase;
   private readonly flushBatch: (rows: unknown[][], duplicates: unknown[][]) => void;
   private batch: unknown[][] = [];
@@ -85,11 +92,10 @@ export class EventIndexBuilder implements EventSink {
     this.blockRows = options.textBlockRows ?? TEXT_BLOCK_ROWS;
     if (!Number.isInteger(this.blockRows) || this.blockRows < 1)
       throw invalidOption('textBlockRows', 'a positive integer', options.textBlockRows);
-    const memory = target.kind === 'memory';
-    if (!memory) this.removeFiles();
-    this.db = openSqlite(memory ? ':memory:' : stagePath(target.path));
+    this.removeFiles();
+    this.db = openSqlite(stagePath(target.path), keyOption(target.key));
     try {
-      configure(this.db, 'main', memory);
+      configure(this.db, 'main', BUILD_CACHE_KIB / 2);
       this.db.exec(STAGE_SCHEMA);
       const insert = this.db.prepare('INSERT INTO staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
       const insertDuplicate = this.db.prepare('INSERT INTO staged_duplicates VALUES (?, ?, ?, ?)');
@@ -168,29 +174,23 @@ export class EventIndexBuilder implements EventSink {
   async finish(signal?: AbortSignal): Promise<BuiltIndex> {
     this.ensureOpen();
     this.done = true;
-    let task: FinishTask | undefined;
+    let key: Buffer | null = null;
     try {
       this.flush();
       const tables = this.tables();
-      if (this.target.kind === 'file') {
-        this.db.close();
-        task = { kind: 'file', path: this.target.path, tables };
-      } else {
-        const stage = this.db.serialize();
-        this.db.close();
-        task = { kind: 'memory', stage, tables };
-      }
-      const result = this.options.worker === false ? completeIndex(task) : await inWorker(task, signal);
-      if (result.kind === 'file' || this.target.kind === 'file')
-        return { kind: 'file', path: (this.target as { path: string }).path, events: this.staged };
-      const image = Buffer.from(result.image.buffer, result.image.byteOffset, result.image.byteLength);
-      return { kind: 'memory', image, events: this.staged };
+      this.db.close();
+      // The worker gets its own copy of the key, wiped here when it is done.
+      key = this.target.key === null ? null : Buffer.from(this.target.key);
+      const task: FinishTask = { path: this.target.path, key, tables };
+      if (this.options.worker === false) completeIndex(task);
+      else await inWorker(task, signal);
+      return { path: this.target.path, events: this.staged };
     } catch (e) {
       if (this.db.open) this.db.close();
       this.removeFiles();
       throw e;
     } finally {
-      if (task?.kind === 'memory') task.stage.fill(0); // the worker had its own copy
+      key?.fill(0);
     }
   }
 
@@ -256,10 +256,8 @@ export class EventIndexBuilder implements EventSink {
   }
 
   private removeFiles(): void {
-    if (this.target.kind === 'file') {
-      removeFile(stagePath(this.target.path));
-      removeFile(this.target.path);
-    }
+    removeFile(stagePath(this.target.path));
+    removeFile(this.target.path);
   }
 }
 

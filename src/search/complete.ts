@@ -2,12 +2,12 @@
  * The end of a build: staged events copied in time order, their indexes and trigram blocks
  * built, the job's files, rules and correlations written. It is the costly part (about 28 s
  * for a million events), so it runs in a worker thread (finish-worker.ts) and the service
- * keeps answering meanwhile. A file build is completed in place; a memory build travels to the
- * worker as its staging database's image and comes back as the index's (copied between
- * threads, never written anywhere).
+ * keeps answering meanwhile. The index is completed in place, in its file, page by page:
+ * encrypted under the build's key when it has one (a private job), with the staging file
+ * attached under the same key.
  */
 import { rmSync } from 'node:fs';
-import { openSqlite, openSqliteImage, type SqliteDatabase } from '../../native/sqlite.js';
+import { attachSqlite, openSqlite, type SqliteDatabase } from '../../native/sqlite.js';
 import { buildTextBlock, copyStaged, INDEX_FORMAT, type IndexSchemaName, indexSchema } from './schema.js';
 
 /** The small tables, gathered in memory while the job ran. */
@@ -23,20 +23,28 @@ export interface IndexTables {
   readonly correlations: readonly (readonly [number, number])[];
 }
 
-export type FinishTask =
-  | { readonly kind: 'file'; readonly path: string; readonly tables: IndexTables }
-  | { readonly kind: 'memory'; readonly stage: Uint8Array; readonly tables: IndexTables };
+export interface FinishTask {
+  readonly path: string;
+  /** The file key (32 bytes), or null for a plain file. */
+  readonly key: Uint8Array | null;
+  readonly tables: IndexTables;
+}
 
-export type FinishResult =
-  | { readonly kind: 'file' }
-  | { readonly kind: 'memory'; readonly image: Uint8Array };
+export type FinishResult = { readonly kind: 'file' };
 
-export function configure(db: SqliteDatabase, schema: 'main' | 'stage', memory: boolean): void {
-  db.pragma(`${schema}.journal_mode = OFF`); // a build that fails is thrown away whole
+/** Page cache of each database a build writes (KiB): the build's memory, whatever its size. */
+export const BUILD_CACHE_KIB = 32 * 1024;
+
+/**
+ * Settings of a database being built. No journal: a build that fails is thrown away whole.
+ * Temporary storage in memory (set when keyed, and here for plain files too, so both behave
+ * alike): the build statements never sort (schema.ts), so nothing big goes there.
+ */
+export function configure(db: SqliteDatabase, schema: 'main' | 'stage', cacheKib = BUILD_CACHE_KIB): void {
+  db.pragma(`${schema}.journal_mode = OFF`);
   db.pragma(`${schema}.synchronous = OFF`);
-  db.pragma(`${schema}.cache_size = -65536`);
-  // Sorts and temporary tables: in memory for a memory build, so no plaintext reaches disk.
-  if (schema === 'main') db.pragma(`temp_store = ${memory ? 'MEMORY' : 'FILE'}`);
+  db.pragma(`${schema}.cache_size = ${-Math.trunc(cacheKib)}`);
+  db.pragma('temp_store = MEMORY');
 }
 
 export const stagePath = (path: string) => `${path}.stage`;
@@ -45,25 +53,23 @@ export function removeFile(path: string): void {
   for (const p of [path, `${path}-journal`, `${path}-wal`, `${path}-shm`]) rmSync(p, { force: true });
 }
 
-export function completeIndex(task: FinishTask): FinishResult {
-  return task.kind === 'file'
-    ? completeFile(task.path, task.tables)
-    : completeMemory(task.stage, task.tables);
-}
+export const keyOption = (key: Uint8Array | null) => (key === null ? {} : { key });
 
-/** The index file is `main`; the staging file is attached. */
-function completeFile(path: string, tables: IndexTables): FinishResult {
-  const db = openSqlite(path);
+/**
+ * The index file is `main`; the staging file is attached. Each statement commits on its own
+ * (no outer transaction), so no statement journal grows with the job.
+ */
+export function completeIndex(task: FinishTask): FinishResult {
+  const { path, key, tables } = task;
+  const db = openSqlite(path, keyOption(key));
   try {
-    configure(db, 'main', false);
-    db.prepare('ATTACH DATABASE ? AS stage').run(stagePath(path));
-    configure(db, 'stage', false);
-    db.transaction(() => {
-      db.exec(indexSchema('main'));
-      db.exec(copyStaged('main', 'stage'));
-      finishTables(db, 'main', tables);
-    })();
+    configure(db, 'main');
+    attachSqlite(db, stagePath(path), 'stage', key ?? undefined);
+    configure(db, 'stage', BUILD_CACHE_KIB / 4);
+    db.exec(indexSchema('main'));
+    for (const sql of copyStaged('main', 'stage')) db.exec(sql);
     db.exec('DETACH DATABASE stage');
+    finishTables(db, 'main', tables);
   } finally {
     db.close();
   }
@@ -71,26 +77,13 @@ function completeFile(path: string, tables: IndexTables): FinishResult {
   return { kind: 'file' };
 }
 
-/** The staging image is `main`; the index is built in an attached in-memory database. */
-function completeMemory(stageImage: Uint8Array, tables: IndexTables): FinishResult {
-  const db = openSqliteImage(stageImage);
-  try {
-    db.pragma('temp_store = MEMORY');
-    db.exec("ATTACH DATABASE ':memory:' AS final");
-    db.transaction(() => {
-      db.exec(indexSchema('final'));
-      db.exec(copyStaged('final', 'main'));
-      finishTables(db, 'final', tables);
-    })();
-    return { kind: 'memory', image: db.serialize({ attached: 'final' }) };
-  } finally {
-    db.close();
-  }
-}
-
 function finishTables(db: SqliteDatabase, ix: IndexSchemaName, t: IndexTables): void {
   const blocks = Math.ceil(t.events / t.blockRows);
   for (let k = 0; k < blocks; k++) db.exec(buildTextBlock(ix, k, k * t.blockRows + 1, (k + 1) * t.blockRows));
+  db.transaction(() => smallTables(db, ix, t, blocks))();
+}
+
+function smallTables(db: SqliteDatabase, ix: IndexSchemaName, t: IndexTables, blocks: number): void {
   const meta = db.prepare(`INSERT INTO ${ix}.meta VALUES (?, ?)`);
   for (const [k, v] of [
     ['format', INDEX_FORMAT],

@@ -2,5 +2,9 @@
 import { completeIndex, type FinishResult, type FinishTask } from './complete.js';
 
 export default function finish(task: FinishTask): FinishResult {
-  return completeIndex(task);
+  try {
+    return completeIndex(task);
+  } finally {
+    task.key?.fill(0); // this thread's copy of the key
+  }
 }

@@ -29,6 +29,17 @@ function restore(json: string): EvtxEvent {
   return e.timestamp === null ? { ...e, timestamp: Number.NaN } : e;
 }
 
+/**
+ * The window's events and duplicates in arrival order. With `events_seq` (indexes built since
+ * issue 14) both sides are read in `seq` order and merged: no sort, whose rows (each event's
+ * JSON) would sit in memory, encrypted indexes keeping temporary storage there.
+ */
+export const replaySql = (bySeq: boolean) =>
+  `SELECT seq, file, sigma, event FROM events${bySeq ? ' INDEXED BY events_seq' : ''} WHERE n BETWEEN ? AND ?
+   UNION ALL
+   SELECT seq, file, NULL, event FROM duplicates WHERE ? OR ts BETWEEN ? AND ?
+   ORDER BY seq`;
+
 export function rebuildInsights(index: EventIndex, o: RebuildOptions): Insight[] {
   const analyzer = createAnalyzer({
     sigma: index.meta.sigma,
@@ -47,13 +58,11 @@ export function rebuildInsights(index: EventIndex, o: RebuildOptions): Insight[]
   }
   const range = index.rowRange(o.start, o.end) ?? [1, 0];
   const all = o.start === null && o.end === null ? 1 : 0;
+  const bySeq =
+    index.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'events_seq'`).get() !==
+    undefined;
   const events = index
-    .prepare(
-      `SELECT seq, file, sigma, event FROM events WHERE n BETWEEN ? AND ?
-       UNION ALL
-       SELECT seq, file, NULL, event FROM duplicates WHERE ? OR ts BETWEEN ? AND ?
-       ORDER BY seq`,
-    )
+    .prepare(replaySql(bySeq))
     .raw()
     .iterate(
       range[0],

@@ -12,7 +12,7 @@
 /** Bumped when the layout changes; an index of another version is not opened. */
 export const INDEX_FORMAT = 1;
 
-/** The staging tables: the builder's own database (a `<path>.stage` file, or memory). */
+/** The staging tables: the builder's own database, a `<path>.stage` file. */
 export const STAGE_SCHEMA = `
   CREATE TABLE staged_duplicates (
     seq INTEGER PRIMARY KEY, ts INTEGER, file INTEGER NOT NULL, event TEXT NOT NULL
@@ -32,10 +32,12 @@ export const STAGE_SCHEMA = `
     event     TEXT NOT NULL,
     body      TEXT NOT NULL
   ) STRICT;
+  -- Kept up as events arrive, so the copy into result order reads it instead of sorting.
+  CREATE INDEX staged_order ON staged(ts, record_id);
 `;
 
-/** Where the index is built: `main`, or `final` attached to the staging database. */
-export type IndexSchemaName = 'main' | 'final';
+/** Where the index is built (the staging database is attached beside it). */
+export type IndexSchemaName = 'main';
 
 export const indexSchema = (ix: IndexSchemaName) => `
   CREATE TABLE ${ix}.meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -68,18 +70,27 @@ export const indexSchema = (ix: IndexSchemaName) => `
   CREATE TABLE ${ix}.bodies (n INTEGER PRIMARY KEY, body TEXT NOT NULL) STRICT;
 `;
 
-/** Copies the staged rows (events in result order); built after the copy, the indexes. */
-export const copyStaged = (ix: IndexSchemaName, stage: 'main' | 'stage') => `
-  INSERT INTO ${ix}.events
+/**
+ * Copies the staged rows (events in result order), one statement at a time. No statement
+ * sorts: the order comes from `staged_order`, and the indexes exist before the rows go in
+ * (`events_ts` is then appended to, `events_event_id` grows at one point per event id,
+ * `events_seq` at one point per source file). `events_seq` gives the rebuild its arrival
+ * order without a sort (indexes built before it lack it, and the rebuild then sorts).
+ * Sorts would run in memory, as big as the job: temporary files hold plaintext, so index
+ * connections keep temporary storage in memory (see native/sqlite.ts).
+ */
+export const copyStaged = (ix: IndexSchemaName, stage: 'stage'): readonly string[] => [
+  `CREATE INDEX ${ix}.duplicates_ts ON duplicates(ts)`,
+  `CREATE INDEX ${ix}.events_ts ON events(ts)`,
+  `CREATE INDEX ${ix}.events_event_id ON events(event_id)`,
+  `CREATE INDEX ${ix}.events_seq ON events(seq)`,
+  `INSERT INTO ${ix}.events
     (seq, ts, file, event_id, record_id, time, provider, computer, message, data, sigma, event)
   SELECT seq, ts, file, event_id, record_id, time, provider, computer, message, data, sigma, event
-  FROM ${stage}.staged ORDER BY ts, record_id, seq;
-  INSERT INTO ${ix}.bodies SELECT e.n, s.body FROM ${ix}.events e JOIN ${stage}.staged s ON s.seq = e.seq;
-  INSERT INTO ${ix}.duplicates SELECT * FROM ${stage}.staged_duplicates;
-  CREATE INDEX ${ix}.duplicates_ts ON duplicates(ts);
-  CREATE INDEX ${ix}.events_ts ON events(ts);
-  CREATE INDEX ${ix}.events_event_id ON events(event_id);
-`;
+  FROM ${stage}.staged INDEXED BY staged_order ORDER BY ts, record_id, seq`,
+  `INSERT INTO ${ix}.bodies SELECT e.n, s.body FROM ${ix}.events e CROSS JOIN ${stage}.staged s ON s.seq = e.seq`,
+  `INSERT INTO ${ix}.duplicates SELECT * FROM ${stage}.staged_duplicates`,
+];
 
 /**
  * Rows per trigram block. FTS5 finds the first rowid ≥ x by walking the doclist, so a time

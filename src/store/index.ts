@@ -6,7 +6,7 @@
 export { type BlobStore, type BlobWriter, diskBlobs, memoryBlobs } from './blobs.js';
 export { readContent, type UploadData, type WriteContentOptions, writeContent } from './content.js';
 export { type FileRow, FileTable, type Visibility } from './files.js';
-export { type IndexCacheLimits, IndexStore, indexAad } from './indexes.js';
+export { type IndexCacheLimits, IndexStore, type IndexTarget, indexAad, indexFileKey } from './indexes.js';
 export { type JobRow, type JobStatus, JobTable, type NewJob } from './jobs.js';
 export { type RecoveryReport, Store, type StoreOptions } from './open-store.js';
 export { ownerOnlyDatabase } from './owner-only.js';

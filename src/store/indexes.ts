@@ -1,15 +1,19 @@
 /**
- * Where the event indexes of parse jobs live. An index is an opaque SQLite database (its
- * layout is the search module's): a public job's on a disk engine is a file
- * `<dataDir>/indexes/<job id>.sqlite`; every other one is a database image in the
- * `job_index_chunks` rows, sealed under the job key for a private job (AES-GCM segments, as
- * file contents are), so a private index is never on disk in clear. The `job_indexes` row
- * cascades from its job: deleting a job removes its index in the same transaction (a file
- * goes right after, or at the next open's sweep). Open indexes are cached, least recently
- * used first out.
+ * Where the event indexes of parse jobs live: each is an opaque SQLite database (its layout is
+ * the search module's) in a file `<indexes dir>/<job id>.sqlite`, owner-only. A private job's
+ * file is encrypted page by page by SQLite3MultipleCiphers under a key derived from its job
+ * key (see native/sqlite.ts), so it is written and searched through a bounded page cache and
+ * never held whole in memory. An engine in memory keeps its indexes in a temporary directory
+ * (open-store.ts) and encrypts every one, public ones under a random key of the open store.
+ * The `job_indexes` row cascades from its job: deleting a job removes its row in the same
+ * transaction, and the file right after (or at the next open's sweep). Open indexes are
+ * cached, least recently used first out. Rows of kind 'image' (a sealed database image in
+ * `job_index_chunks`, the layout before schema 3) become files on their first search
+ * (legacy-index.ts).
  */
-import { randomUUID } from 'node:crypto';
+import { hkdfSync, randomUUID } from 'node:crypto';
 import {
+  chmodSync,
   closeSync,
   existsSync,
   fchmodSync,
@@ -20,45 +24,54 @@ import {
   rmSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { openSealedStream, SegmentSealer } from '../crypto/index.js';
 import { TaeError } from '../errors/index.js';
+import { convertLegacyImage, type LegacyRow } from './legacy-index.js';
 import { ownerOnlyDir } from './owner-only.js';
-import { openSqlite, openSqliteImage, type SqliteDatabase } from './sqlite.js';
+import { openSqlite, type SqliteDatabase } from './sqlite.js';
 
-const CHUNK_BYTES = 8 * 1024 * 1024;
 const FILE_SUFFIX = '.sqlite';
-/** Associated data of a sealed index: bound to its job. */
+/** Associated data of a sealed index image (the layout before schema 3): bound to its job. */
 export const indexAad = (jobId: string) => `job-index:${jobId}`;
+
+/**
+ * The key of a private job's index file: derived from the job key (HKDF-SHA256, bound to the
+ * job), so the page cipher and the job's AES-GCM seals never share a key.
+ */
+export const indexFileKey = (jobId: string, ikm: Uint8Array): Buffer =>
+  Buffer.from(hkdfSync('sha256', ikm, Buffer.alloc(0), `tae job index file:${jobId}`, 32));
 
 export interface IndexCacheLimits {
   /** Open indexes kept (default 8). */
   readonly handles: number;
-  /** Bytes of in-memory images kept (default 1 GiB); one larger image is still opened. */
-  readonly imageBytes: number;
+  /** Page cache of each open index, KiB (default 8 MiB): searches read at most this much into memory. */
+  readonly cacheKib: number;
 }
 
-interface Cached {
-  readonly db: SqliteDatabase;
-  readonly bytes: number;
+/** Where a job's index is built, and the key that encrypts it (null: a plain file). */
+export interface IndexTarget {
+  readonly path: string;
+  readonly key: Buffer | null;
 }
 
-interface IndexRow {
+interface IndexRow extends LegacyRow {
   kind: 'file' | 'image';
-  sealed: number;
-  plain_bytes: number;
 }
 
 export class IndexStore {
-  private readonly cache = new Map<string, Cached>();
+  private readonly cache = new Map<string, SqliteDatabase>();
+  /** Conversions of legacy images under way, so two searches convert once. */
+  private readonly converting = new Map<string, Promise<void>>();
   private readonly s;
 
   constructor(
     private readonly db: SqliteDatabase,
-    /** `<dataDir>/indexes`, or null for an engine in memory. */
-    private readonly dir: string | null,
-    private readonly limits: IndexCacheLimits = { handles: 8, imageBytes: 1024 ** 3 },
+    /** `<dataDir>/indexes`, or the temporary directory of an engine in memory. */
+    private readonly dir: string,
+    /** An engine in memory: the key of its public indexes (private ones use their job's). */
+    private readonly storeKey: Buffer | null,
+    private readonly limits: IndexCacheLimits = { handles: 8, cacheKib: 8 * 1024 },
   ) {
-    if (dir !== null) ownerOnlyDir(dir);
+    ownerOnlyDir(dir);
     this.s = {
       row: db.prepare<[string], IndexRow>(
         'SELECT kind, sealed, plain_bytes FROM job_indexes WHERE job_id = ?',
@@ -68,7 +81,6 @@ export class IndexStore {
       put: db.prepare(
         'INSERT INTO job_indexes (job_id, kind, sealed, plain_bytes, created_at) VALUES (?, ?, ?, ?, ?)',
       ),
-      chunk: db.prepare('INSERT INTO job_index_chunks (job_id, seq, body) VALUES (?, ?, ?)'),
       chunks: db.prepare<[string], { body: Buffer }>(
         'SELECT body FROM job_index_chunks WHERE job_id = ? ORDER BY seq',
       ),
@@ -77,68 +89,36 @@ export class IndexStore {
   }
 
   /**
-   * Where to build a job's index: a fresh file path on a disk engine for a public job, else
-   * null (build in memory). Whatever an earlier run of the job left is removed first.
+   * Where to build a job's index: a fresh file, encrypted under a key derived from `jobKey`
+   * (a private job) or the store's key (an engine in memory). Whatever an earlier run of the
+   * job left is removed first.
    */
-  buildPath(jobId: string, visibility: 'public' | 'private'): string | null {
+  buildTarget(jobId: string, jobKey: Buffer | null): IndexTarget {
     this.remove(jobId);
-    if (this.dir === null || visibility === 'private') return null;
-    return join(this.dir, `${jobId}.${randomUUID()}.build`);
+    return this.freshTarget(jobId, jobKey);
   }
 
   /** Makes a built index file the job's; false (and the file removed) when the job is gone. */
-  commitFile(jobId: string, builtPath: string): boolean {
+  commit(jobId: string, target: IndexTarget, sealed: boolean): boolean {
     const final = this.filePath(jobId);
-    const fd = openSync(builtPath, 'r');
+    const fd = openSync(target.path, 'r');
     try {
       fchmodSync(fd, 0o600); // built by SQLite with the umask's mode, inside the 0700 indexes/
       fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
-    renameSync(builtPath, final);
+    chmodSync(target.path, 0o600);
+    renameSync(target.path, final);
     this.syncDir();
     const ok = this.db.transaction(() => {
       if (this.s.jobExists.get(jobId) === undefined) return false;
-      this.s.drop.run(jobId);
-      this.s.put.run(jobId, 'file', 0, 0, Date.now());
+      this.s.drop.run(jobId); // a legacy image's chunks cascade (zeroed: secure_delete)
+      this.s.put.run(jobId, 'file', sealed ? 1 : 0, 0, Date.now());
       return true;
     })();
     if (!ok) rmSync(final, { force: true });
     return ok;
-  }
-
-  /** Stores a built in-memory index (its serialized image), sealed when `key` is given. */
-  commitImage(jobId: string, image: Buffer, key: Buffer | null): boolean {
-    const pieces: Buffer[] = [];
-    if (key === null) {
-      for (let at = 0; at < image.length; at += CHUNK_BYTES)
-        pieces.push(image.subarray(at, at + CHUNK_BYTES));
-    } else {
-      const sealer = new SegmentSealer(key, indexAad(jobId));
-      let pending: Buffer[] = [sealer.header()];
-      let size = pending[0]!.length;
-      const take = (b: Buffer) => {
-        pending.push(b);
-        size += b.length;
-        if (size >= CHUNK_BYTES) {
-          pieces.push(Buffer.concat(pending, size));
-          pending = [];
-          size = 0;
-        }
-      };
-      for (let at = 0; at < image.length; at += CHUNK_BYTES)
-        for (const seg of sealer.push(image.subarray(at, at + CHUNK_BYTES))) take(seg);
-      take(sealer.finish());
-      if (size > 0) pieces.push(Buffer.concat(pending, size));
-    }
-    return this.db.transaction(() => {
-      if (this.s.jobExists.get(jobId) === undefined) return false;
-      this.s.drop.run(jobId);
-      this.s.put.run(jobId, 'image', key === null ? 0 : 1, image.length, Date.now());
-      for (const [i, p] of pieces.entries()) this.s.chunk.run(jobId, i, p);
-      return true;
-    })();
   }
 
   /** Whether the job has a committed index. */
@@ -147,57 +127,55 @@ export class IndexStore {
   }
 
   /**
-   * Runs `use` on the job's open index (null when it has none). `key` opens a sealed one.
+   * Runs `use` on the job's open index (null when it has none). `jobKey` opens a private one.
    * `use` runs synchronously, so no other request can close the handle under it.
    */
-  async withIndex<T>(jobId: string, key: Buffer | null, use: (db: SqliteDatabase | null) => T): Promise<T> {
+  async withIndex<T>(
+    jobId: string,
+    jobKey: Buffer | null,
+    use: (db: SqliteDatabase | null) => T,
+  ): Promise<T> {
     const hit = this.cache.get(jobId);
     if (hit !== undefined) {
       this.cache.delete(jobId); // re-inserted: most recently used last
       this.cache.set(jobId, hit);
-      return use(hit.db);
+      return use(hit);
     }
-    const row = this.s.row.get(jobId);
-    if (row === undefined) return use(null);
-    let cached: Cached;
-    if (row.kind === 'file') {
-      if (!existsSync(this.filePath(jobId))) return use(null); // removed behind our back
-      const db = openSqlite(this.filePath(jobId));
-      db.pragma('query_only = ON');
-      cached = { db, bytes: 0 };
-    } else {
-      const image = await this.image(jobId, row, key);
-      const db = openSqliteImage(image); // SQLite keeps its own copy
-      if (row.sealed === 1) image.fill(0);
-      db.pragma('temp_store = MEMORY'); // a private index's sorts stay in memory too
-      db.pragma('query_only = ON');
-      cached = { db, bytes: image.length };
+    let row = this.s.row.get(jobId);
+    if (row?.kind === 'image') {
+      await this.convert(jobId, row, jobKey);
+      row = this.s.row.get(jobId);
     }
+    if (row === undefined || !existsSync(this.filePath(jobId))) return use(null); // none, or removed
+    const key = this.fileKey(jobId, this.sealedKey(jobId, row, jobKey));
+    const db = openSqlite(this.filePath(jobId), { readonly: true, ...(key === null ? {} : { key }) });
+    key?.fill(0);
+    // An encrypted one keeps temporary storage in memory (openSqlite sets it: temporary files
+    // are not encrypted); a plain (public) one may spill sorts of an older index to TMPDIR.
+    db.pragma(`cache_size = ${-Math.trunc(this.limits.cacheKib)}`);
+    db.pragma('query_only = ON');
     const raced = this.cache.get(jobId); // another request opened it meanwhile
     if (raced !== undefined) {
-      cached.db.close();
-      return use(raced.db);
+      db.close();
+      return use(raced);
     }
-    this.cache.set(jobId, cached);
+    this.cache.set(jobId, db);
     this.evict(jobId);
-    return use(cached.db);
+    return use(db);
   }
 
   /** Removes a job's index (a re-run starts again; a deleted job's rows already cascaded). */
   remove(jobId: string): void {
     this.closeCached(jobId);
     this.s.drop.run(jobId);
-    if (this.dir === null) return;
     rmSync(this.filePath(jobId), { force: true });
     for (const name of readdirSync(this.dir)) {
-      if (name.startsWith(`${jobId}.`) && !name.endsWith(FILE_SUFFIX))
-        rmSync(join(this.dir, name), { force: true });
+      if (name.startsWith(`${jobId}.`)) rmSync(join(this.dir, name), { force: true });
     }
   }
 
   /** At open: removes unfinished builds and index files no job row holds; returns how many. */
   sweep(): number {
-    if (this.dir === null) return 0;
     const kept = new Set(this.s.fileRows.all().map((r) => `${r.job_id}${FILE_SUFFIX}`));
     let removed = 0;
     for (const name of readdirSync(this.dir)) {
@@ -212,46 +190,73 @@ export class IndexStore {
     for (const id of [...this.cache.keys()]) this.closeCached(id);
   }
 
-  private async image(jobId: string, row: IndexRow, key: Buffer | null): Promise<Buffer> {
-    const chunks = this.s.chunks.all(jobId).map((c) => c.body);
-    if (row.sealed === 0) return Buffer.concat(chunks);
-    if (key === null)
-      throw new TaeError('FORBIDDEN', `the index of job ${jobId} is sealed: its key is needed`);
-    return openSealedStream(key, indexAad(jobId), row.plain_bytes, fromArray(chunks));
+  private freshTarget(jobId: string, jobKey: Buffer | null): IndexTarget {
+    return { path: join(this.dir, `${jobId}.${randomUUID()}.build`), key: this.fileKey(jobId, jobKey) };
+  }
+
+  /** The job key when the row says the index is sealed under it. */
+  private sealedKey(jobId: string, row: LegacyRow, jobKey: Buffer | null): Buffer | null {
+    if (row.sealed === 0) return null;
+    if (jobKey === null)
+      throw new TaeError('FORBIDDEN', `the index of job ${jobId} is encrypted: its key is needed`);
+    return jobKey;
+  }
+
+  /** The file key: from the job key, else from the store's key (in memory), else none. */
+  private fileKey(jobId: string, jobKey: Buffer | null): Buffer | null {
+    const ikm = jobKey ?? this.storeKey;
+    return ikm === null ? null : indexFileKey(jobId, ikm);
+  }
+
+  private async convert(jobId: string, row: IndexRow, jobKey: Buffer | null): Promise<void> {
+    const running = this.converting.get(jobId);
+    if (running !== undefined) return running;
+    const sealedKey = this.sealedKey(jobId, row, jobKey);
+    const work = (async () => {
+      const target = this.freshTarget(jobId, sealedKey);
+      try {
+        const chunks = this.s.chunks.all(jobId).map((c) => c.body);
+        await convertLegacyImage({ jobId, row, chunks, sealedKey, aad: indexAad(jobId) }, target);
+        this.commit(jobId, target, row.sealed === 1);
+      } catch (e) {
+        rmSync(target.path, { force: true });
+        throw e;
+      } finally {
+        target.key?.fill(0);
+      }
+    })();
+    this.converting.set(jobId, work);
+    try {
+      await work;
+    } finally {
+      this.converting.delete(jobId);
+    }
   }
 
   private evict(keep: string): void {
-    let bytes = 0;
-    for (const c of this.cache.values()) bytes += c.bytes;
-    for (const [id, c] of this.cache) {
-      if (this.cache.size <= this.limits.handles && bytes <= this.limits.imageBytes) break;
-      if (id === keep) continue;
-      bytes -= c.bytes;
-      this.closeCached(id);
+    for (const id of this.cache.keys()) {
+      if (this.cache.size <= this.limits.handles) break;
+      if (id !== keep) this.closeCached(id);
     }
   }
 
   private closeCached(jobId: string): void {
-    const c = this.cache.get(jobId);
-    if (c === undefined) return;
+    const db = this.cache.get(jobId);
+    if (db === undefined) return;
     this.cache.delete(jobId);
-    c.db.close();
+    db.close();
   }
 
   private filePath(jobId: string): string {
-    return join(this.dir!, `${jobId}${FILE_SUFFIX}`);
+    return join(this.dir, `${jobId}${FILE_SUFFIX}`);
   }
 
   private syncDir(): void {
-    const fd = openSync(this.dir!, 'r');
+    const fd = openSync(this.dir, 'r');
     try {
       fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
   }
-}
-
-async function* fromArray(chunks: readonly Buffer[]): AsyncGenerator<Buffer> {
-  yield* chunks;
 }

@@ -4,8 +4,16 @@
  * owner-only.ts), or all in memory. Opening also clears what a crash can leave behind:
  * unfinished blob writes, blobs whose upload never committed its rows, unfinished index builds
  * and index files whose job is gone.
+ *
+ * A store in memory still keeps its event indexes in files, so that memory does not grow with
+ * the input: in an owner-only temporary directory made at open and removed at close, every
+ * file encrypted (private ones under their job's key, public ones under a random key of this
+ * store that only this process ever holds), so what a killed process leaves there is noise.
  */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BlobStore, diskBlobs, memoryBlobs } from './blobs.js';
 import { FileTable } from './files.js';
@@ -64,6 +72,8 @@ export class Store {
     readonly indexes: IndexStore,
     readonly recovery: RecoveryReport,
     private readonly unlock: () => void,
+    /** The temporary index directory of a store in memory, removed at close. */
+    private readonly tempDir: string | null,
   ) {
     this.tokens = new TokenTable(db);
     this.files = new FileTable(db);
@@ -74,6 +84,11 @@ export class Store {
     const dir = options.dataDir;
     if (dir !== undefined) await mkdir(dir, { recursive: true, mode: 0o700 });
     const unlock = dir === undefined ? () => {} : lockDataDir(dir);
+    const tempDir = dir === undefined ? mkdtempSync(join(tmpdir(), 'tae-indexes-')) : null;
+    const release = () => {
+      unlock();
+      if (tempDir !== null) rmSync(tempDir, { recursive: true, force: true });
+    };
     let db: SqliteDatabase;
     try {
       if (dir !== undefined) {
@@ -82,7 +97,7 @@ export class Store {
       }
       db = openSqlite(dir === undefined ? ':memory:' : join(dir, 'engine.db'));
     } catch (e) {
-      unlock();
+      release();
       throw e;
     }
     try {
@@ -103,7 +118,10 @@ export class Store {
         await blobs.remove(id);
         orphanBlobsRemoved++;
       }
-      const indexes = new IndexStore(db, dir === undefined ? null : join(dir, 'indexes'));
+      const indexes =
+        tempDir === null
+          ? new IndexStore(db, join(dir!, 'indexes'), null)
+          : new IndexStore(db, tempDir, randomBytes(32));
       const indexFilesRemoved = indexes.sweep();
       return new Store(
         db,
@@ -111,10 +129,11 @@ export class Store {
         indexes,
         { tempFilesRemoved, orphanBlobsRemoved, indexFilesRemoved, databaseCompacted },
         unlock,
+        tempDir,
       );
     } catch (e) {
       db.close();
-      unlock();
+      release();
       throw e;
     }
   }
@@ -138,5 +157,6 @@ export class Store {
     this.indexes.close();
     this.db.close();
     this.unlock();
+    if (this.tempDir !== null) rmSync(this.tempDir, { recursive: true, force: true });
   }
 }

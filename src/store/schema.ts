@@ -81,6 +81,14 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (job_id, seq)
   ) STRICT;
   `,
+  // 3: every index is a file (kind 'file'); sealed = 1 now means a file encrypted under a key
+  // derived from the job key (indexes.ts). Rows of kind 'image' (sealed images in the chunks
+  // above) are kept as they are and converted on their first search, when the job key is at
+  // hand (legacy-index.ts): the engine holds no job keys when it opens. The version step keeps
+  // an older engine, which would read an encrypted file as plain, from opening this directory.
+  `
+  CREATE INDEX job_indexes_legacy ON job_indexes(job_id) WHERE kind = 'image';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

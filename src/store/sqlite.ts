@@ -1,2 +1,2 @@
 /** The store's one import of the SQLite seam. */
-export { openSqlite, openSqliteImage, type SqliteDatabase } from '../../native/sqlite.js';
+export { attachSqlite, openSqlite, openSqliteImage, type SqliteDatabase } from '../../native/sqlite.js';
