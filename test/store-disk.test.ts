@@ -71,10 +71,8 @@ test('deleting a large private job and its files shrinks engine.db to the pages 
   assert.equal((await settle(e, job, owner)).status, 'Completed');
   await e.close(); // the last connection folds the WAL in: the file holds the job's pages
   const full = pages(dir);
-  assert.ok(
-    full.pageCount > 1000,
-    `the private job's sealed index is in the database (${full.pageCount} pages)`,
-  );
+  // The job's index is a file of its own; its results and file rows are what engine.db holds.
+  assert.ok(full.pageCount >= 100, `the private job's rows are in the database (${full.pageCount} pages)`);
 
   e = await Engine.open({ dataDir: dir });
   try {
@@ -83,7 +81,7 @@ test('deleting a large private job and its files shrinks engine.db to the pages 
     const emptied = pages(dir);
     assert.equal(emptied.free, 0, 'no free pages are left in the file');
     assert.ok(emptied.pageCount < 50, `${emptied.pageCount} pages remain of ${full.pageCount}`);
-    assert.ok(emptied.bytes < full.bytes / 20, `engine.db: ${full.bytes} → ${emptied.bytes} bytes`);
+    assert.ok(emptied.bytes < full.bytes / 2, `engine.db: ${full.bytes} → ${emptied.bytes} bytes`);
   } finally {
     await e.close();
   }
