@@ -70,6 +70,9 @@ async function runServe(flags: ServeFlags): Promise<void> {
       onClientAbort: (r) =>
         process.stderr.write(`tae serve: client closed the connection mid-request: ${r.method} ${r.path}\n`),
     });
+    // Handlers go in before the first line: a client that stops us as soon as it reads the URL
+    // must meet our shutdown, not the default action of the signal.
+    const stopped = nextSignal();
     process.stdout.write(`${server.url}\n`);
     if (issued !== null) process.stdout.write(`token ${issued.token} ${issued.level}\n`);
     const { publicTtlMs, sweepIntervalMs, lastSweep } = engine.retention;
@@ -81,7 +84,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
             `${lastSweep === null ? 'the sweep failed (error above)' : removed(lastSweep)}\n`,
     );
     listening = true;
-    await nextSignal();
+    await stopped;
     const closed = server.close();
     await Promise.race([closed, nextSignal().then(() => server.close({ graceMs: 0 }))]);
     await closed;
