@@ -17,19 +17,11 @@ import {
   proposeJobName,
 } from '../src/jobs/index.js';
 import { DecodePool } from '../src/parse/index.js';
-import { type Auth, Engine, type EngineOptions, type JobStatusResponse } from '../src/service/index.js';
+import { Engine, type EngineOptions } from '../src/service/index.js';
+import { settle } from './helpers/engine-test.js';
 import { smallLog } from './helpers/small-log.js';
 
 const OK: Insight[] = [{ Metadata: { title: 'ok', data: { a: 'b' }, category: 'General' } }];
-
-async function settle(e: Engine, job_id: string, auth: Auth = {}): Promise<JobStatusResponse> {
-  for (let i = 0; i < 1000; i++) {
-    const s = await e.getJob({ job_id }, auth);
-    if (s.status === 'Completed' || s.status === 'Failed') return s;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error(`job ${job_id} did not finish`);
-}
 
 async function withEngine(
   options: Omit<EngineOptions, 'memory' | 'dataDir'>,

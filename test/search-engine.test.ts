@@ -17,7 +17,8 @@ import { openSqlite } from '../native/sqlite.js';
 import type { IndexTableRow, Insight } from '../src/analysis/index.js';
 import { isTaeError } from '../src/errors/index.js';
 import type { EventTableResponse, RebuiltJobResponse } from '../src/search/index.js';
-import { type Auth, Engine, type JobStatusResponse } from '../src/service/index.js';
+import { type Auth, Engine } from '../src/service/index.js';
+import { settle } from './helpers/engine-test.js';
 import { filesContaining, markerNeedles } from './helpers/marker-scan.js';
 
 const MARKER = `Marker-${randomBytes(6).toString('hex')}`;
@@ -28,22 +29,13 @@ let other: Auth;
 let publicJob: string;
 let privateJob: string;
 
-async function settled(engine: Engine, job_id: string, auth: Auth = {}): Promise<JobStatusResponse> {
-  for (let i = 0; i < 1000; i++) {
-    const s = await engine.getJob({ job_id }, auth);
-    if (s.status === 'Completed' || s.status === 'Failed') return s;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`job ${job_id} did not finish`);
-}
-
 /** A token without a key uploads nothing; its jobs over public files are public, and its own. */
 async function parse(engine: Engine, files: { name: string; bytes: Uint8Array }[], auth: Auth = {}) {
   const uploader = auth.encKey === undefined ? {} : auth;
   const up = await engine.upload({ files: files.map((f) => ({ name: f.name, data: f.bytes })) }, uploader);
   const ids = up.file_ids.map(([id]) => id);
   const job = await engine.createParseJob({ file_ids: ids, run_sigma_rules: true }, auth);
-  const done = await settled(engine, job.id, auth);
+  const done = await settle(engine, job.id, auth);
   assert.equal(done.status, 'Completed');
   return job.id;
 }

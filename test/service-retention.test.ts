@@ -7,35 +7,18 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { openSqlite } from '../native/sqlite.js';
 import type { Insight, JobRunner } from '../src/jobs/index.js';
-import { type Auth, Engine, type JobStatusResponse } from '../src/service/index.js';
+import { Engine } from '../src/service/index.js';
+import { settle, tempDirs } from './helpers/engine-test.js';
 import { smallLog } from './helpers/small-log.js';
 
 const DAY = 86_400_000;
-const dirs: string[] = [];
-const fresh = () => {
-  const d = mkdtempSync(join(tmpdir(), 'tae-retention-'));
-  dirs.push(d);
-  return d;
-};
-after(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-async function settle(e: Engine, job_id: string, auth: Auth = {}): Promise<JobStatusResponse> {
-  for (let i = 0; i < 2000; i++) {
-    const s = await e.getJob({ job_id }, auth);
-    if (s.status === 'Completed' || s.status === 'Failed') return s;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error(`job ${job_id} did not finish`);
-}
+const fresh = tempDirs('tae-retention-');
 
 /** A Sigma file runner that holds its job Processing until `release()`. */
 function gated() {

@@ -4,33 +4,16 @@
  * is owner-only (0600 files, 0700 directories) whatever the umask and the directory's mode.
  */
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { writeEvtx } from '../fixtures/evtx-writer/index.js';
 import { openSqlite } from '../native/sqlite.js';
-import { type Auth, Engine, type JobStatusResponse } from '../src/service/index.js';
+import { Engine } from '../src/service/index.js';
+import { settle, tempDirs } from './helpers/engine-test.js';
 import { smallLog, smallLogEvents } from './helpers/small-log.js';
 
-const dirs: string[] = [];
-const fresh = () => {
-  const d = mkdtempSync(join(tmpdir(), 'tae-disk-'));
-  dirs.push(d);
-  return d;
-};
-after(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-async function settle(e: Engine, job_id: string, auth: Auth = {}): Promise<JobStatusResponse> {
-  for (let i = 0; i < 6000; i++) {
-    const s = await e.getJob({ job_id }, auth);
-    if (s.status === 'Completed' || s.status === 'Failed') return s;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`job ${job_id} did not finish`);
-}
+const fresh = tempDirs('tae-disk-');
 
 /** A log of `n` distinct failed logons (distinct user names keep the index from compressing). */
 function largeLog(n: number): Uint8Array {

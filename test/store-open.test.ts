@@ -4,24 +4,16 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { openSqlite } from '../native/sqlite.js';
 import { Engine } from '../src/service/index.js';
 import { SCHEMA_VERSION, Store } from '../src/store/index.js';
+import { tempDirs } from './helpers/engine-test.js';
 import { smallLog } from './helpers/small-log.js';
 
-const dirs: string[] = [];
-const fresh = () => {
-  const d = mkdtempSync(join(tmpdir(), 'tae-store-'));
-  dirs.push(d);
-  return d;
-};
-after(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const fresh = tempDirs('tae-store-');
 
 test('a new data directory gets the current schema in WAL mode, and data survives reopening', async () => {
   const dir = fresh();
