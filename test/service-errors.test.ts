@@ -11,7 +11,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { openSqlite } from '../native/sqlite.js';
-import { isTaeError, type TaeError } from '../src/errors/index.js';
 import {
   type Auth,
   ENDPOINTS,
@@ -22,6 +21,7 @@ import {
   errorResponse,
 } from '../src/service/index.js';
 import { SPEC_FILE } from './helpers/corpus.js';
+import { rejection } from './helpers/engine-test.js';
 
 const KEY = 'owner key: correct horse battery';
 const OTHER_KEY = 'other key: tr0ub4dor&3 tr0ub4dor';
@@ -363,16 +363,6 @@ function stalled() {
     await new Promise(() => {}); // never resolves: the client stopped sending
   }
   return { name: 'slow', data: data() };
-}
-
-async function rejection(p: Promise<unknown>): Promise<TaeError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(isTaeError(e), `expected a TaeError, got ${e}`);
-    return e;
-  }
-  assert.fail('the call succeeded');
 }
 
 const fill = (message: string, vars: Record<string, string>) =>

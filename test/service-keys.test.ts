@@ -8,33 +8,17 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { isTaeError, type TaeError } from '../src/errors/index.js';
 import { serve } from '../src/http/index.js';
 import { type Auth, Engine } from '../src/service/index.js';
+import { rejection, settle } from './helpers/engine-test.js';
 import { call } from './helpers/http-client.js';
 import { smallLog } from './helpers/small-log.js';
 
 const KEY = 'owner key: correct horse battery';
 const WRONG = 'a well-formed key that is not the owner key';
 
-async function rejection(p: Promise<unknown>): Promise<TaeError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(isTaeError(e), `expected a TaeError, got ${e}`);
-    return e;
-  }
-  assert.fail('the call succeeded');
-}
-
 async function completed(e: Engine, id: string, auth: Auth): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    const { status } = await e.getJob({ job_id: id }, auth);
-    if (status === 'Completed') return;
-    assert.notEqual(status, 'Failed');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  assert.fail(`job ${id} did not complete`);
+  assert.equal((await settle(e, id, auth)).status, 'Completed');
 }
 
 describe('wrong key versus missing key', () => {

@@ -1,8 +1,10 @@
 /** What engine tests share: temporary data directories and waiting for a job to finish. */
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
+import { isTaeError, type TaeError } from '../../src/errors/index.js';
 import type { Auth, Engine, JobStatusResponse } from '../../src/service/index.js';
 
 /** A maker of fresh temporary directories, all removed when the test file ends. */
@@ -36,4 +38,15 @@ export async function settle(
     await new Promise((r) => setTimeout(r, 5));
   }
   throw new Error(`job ${job_id} did not finish`);
+}
+
+/** The TaeError a call rejects with; fails when it resolves or throws anything else. */
+export async function rejection(p: Promise<unknown>): Promise<TaeError> {
+  try {
+    await p;
+  } catch (e) {
+    assert.ok(isTaeError(e), `expected a TaeError, got ${e}`);
+    return e;
+  }
+  assert.fail('the call succeeded');
 }
