@@ -1,7 +1,7 @@
 /** The built `tae` binary on a log written by our own writer: golden outputs and exit codes. */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -76,4 +76,13 @@ test('diagnostics go to stderr, one line each, and -q silences them', () => {
   assert.equal(r.status, 0);
   assert.match(r.stderr, /^damaged\.evtx: (warning|error) chunk\.bad_data_crc chunk 0 offset 4096: /m);
   assert.equal(tae('parse', '-q', 'damaged.evtx').stderr, '');
+});
+
+test('tae --version prints the package version and the Node version, exit 0', () => {
+  const { version } = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  const r = tae('--version');
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, `${version} (node ${process.versions.node})\n`);
 });

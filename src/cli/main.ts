@@ -5,6 +5,7 @@ import { Command, CommanderError } from 'commander';
 import { isTaeError } from '../errors/index.js';
 import { registerCommands } from './commands.js';
 import { EXIT } from './exit-codes.js';
+import { packageVersion } from './version.js';
 
 /*
  * A command runs once, for seconds: most of a short run is V8 compiling hot functions, and
@@ -21,6 +22,7 @@ async function main(argv: string[]): Promise<number> {
   const program = new Command()
     .name('tae')
     .description('threat-analysis-engine: offline analysis of Windows event logs')
+    .version(`${packageVersion()} (node ${process.versions.node})`, '-V, --version', 'print the version')
     .option('--debug', 'print stack traces on errors')
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
