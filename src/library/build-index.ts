@@ -1,21 +1,23 @@
 /**
  * `buildIndex`: EVTX files decoded one after another and streamed into an event index, with
  * no Engine and no data directory. The events go through the pipeline of the Engine's parse
- * job (src/jobs/winevtx.ts: the analyzer judges duplicates, the Sigma pass matches new events,
- * correlation hits are written last) into the same builder (src/search), so a search answers
- * what the Engine answers for a job over the same files (test/library-search.test.ts checks it).
- * Memory stays bounded: records are decoded chunk by chunk and staged in batches, and the
- * index is completed through a bounded page cache, in a worker thread.
+ * job (src/jobs/winevtx.ts: the analyzer's record set judges duplicates, the Sigma pass matches
+ * new events, correlation hits are written last) into the same builder (src/search), so a
+ * search answers what the Engine answers for a job over the same files
+ * (test/library-search.test.ts checks it). Memory stays bounded: records are decoded chunk by
+ * chunk and staged in batches, duplicates are judged by a 12-byte-a-record table, and the index
+ * is completed through a bounded page cache, in a worker thread.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import {
-  createAnalyzer,
+  type Analyzer,
   createSigmaPass,
   type ErrorInsight,
   errorInsight,
+  RecordSet,
   sigmaRuleRef,
 } from '../analysis/index.js';
 import { checkOptionKeys, invalidOption, isTaeError, TaeError } from '../errors/index.js';
@@ -115,8 +117,7 @@ export async function build(options: BuildIndexOptions): Promise<EvtxIndex> {
   try {
     const describe = eventDescriber();
     const builder = new EventIndexBuilder(target, { sigma: sigma !== undefined, describe });
-    const analyzer = createAnalyzer({ sigma: sigma !== undefined, describe });
-    const pass = createSigmaPass({ analyzer, ...(sigma === undefined ? {} : { sigma }) });
+    const pass = createSigmaPass({ analyzer: dedupOnly(), ...(sigma === undefined ? {} : { sigma }) });
     const errors: ErrorInsight[] = [];
     let firstFailure: TaeError | undefined;
     const decode = { ...pick(options, 'threads', 'pool'), ...(signal ? { signal } : {}) };
@@ -162,6 +163,23 @@ export async function build(options: BuildIndexOptions): Promise<EvtxIndex> {
   } finally {
     target.key?.fill(0);
   }
+}
+
+/**
+ * The part of the analyzer a build needs: which records are new (the analyzer's own record set,
+ * with its default size). The analysis itself is rebuilt from the index when asked for, so the
+ * per-event facts a job's analyzer gathers (about 1.2 KB an event) are not held while building.
+ */
+function dedupOnly(): Analyzer {
+  const records = new RecordSet();
+  return {
+    add: (e) => records.add(e),
+    addSigmaMatch: () => {},
+    addDiagnostics: () => {},
+    finish: () => {
+      throw new TaeError('INTERNAL', 'a build does not finish an analysis');
+    },
+  };
 }
 
 function pick<T extends object, K extends keyof T>(o: T, ...keys: K[]): Partial<Pick<T, K>> {
