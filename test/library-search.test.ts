@@ -16,6 +16,7 @@ import { isTaeError } from '../src/errors/index.js';
 import { buildIndex, type EvtxIndex, type IndexSearchRequest, search } from '../src/library/index.js';
 import type { EventTableResponse, RebuiltJobResponse } from '../src/search/index.js';
 import { Engine } from '../src/service/index.js';
+import { compileRuleSet, loadRules } from '../src/sigma/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tae-library-search-'));
 const story = intrusionStory();
@@ -155,7 +156,52 @@ describe('an index', () => {
   });
 });
 
+const FAILED_LOGON = `title: Failed network logon
+logsource: {product: windows, service: security}
+detection:
+  selection: {EventID: 4625, LogonType: 3}
+  condition: selection
+`;
+
+test('custom Sigma rules, loaded or compiled, mark the events they match', async () => {
+  const loaded = loadRules(FAILED_LOGON, 'failed-logon.yml');
+  const byFilter = await search(index, {
+    search: '',
+    browse_events: true,
+    show: 100,
+    filter: [
+      { field: 'event_id', operator: 'equals', value: '4625' },
+      { field: 'details.LogonType', operator: 'equals', value: '3' },
+    ],
+  });
+  const expected = byFilter.insights[0]!.IndexTable.data;
+  assert.ok(expected.length > 0);
+  for (const sigma of [loaded, compileRuleSet({ rules: loaded.rules })]) {
+    const r = await search(
+      { files, sigma },
+      {
+        search: '',
+        browse_events: true,
+        show: 100,
+        filter: [{ field: 'sigma_matches', operator: 'equals', value: 'failed network logon' }],
+      },
+    );
+    assert.deepEqual(r.insights[0]!.IndexTable.data, expected);
+  }
+});
+
 describe('coded errors', () => {
+  test('a cancelled build is CANCELLED and leaves no temporary directory', async () => {
+    const before = readdirSync(tmpdir()).filter((n) => n.startsWith(TEMP_PREFIX));
+    const controller = new AbortController();
+    controller.abort();
+    await assert.rejects(buildIndex({ files, signal: controller.signal }), { code: 'CANCELLED' });
+    assert.deepEqual(
+      readdirSync(tmpdir()).filter((n) => n.startsWith(TEMP_PREFIX)),
+      before,
+    );
+  });
+
   test('an unknown option is rejected with its name', async () => {
     await assert.rejects(buildIndex({ files, sigmaa: 'community' } as never), {
       code: 'INVALID_ARGUMENT',

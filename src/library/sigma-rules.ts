@@ -17,8 +17,8 @@ const compiled = new WeakMap<object, SigmaPassRules>();
 
 /** The builtin pack, loaded without a data directory, environment or user packs. */
 async function builtinRules(): Promise<SigmaPassRules> {
-  // Imported here, not at the top: the rule library reads zip packs, and the root import
-  // stays free of the zip reader (test/library-imports.test.ts).
+  // Imported here, not at the top: the rule library (pack scanning, its index) loads only for
+  // a build that asks for the community rules, not with the root or `/search` import.
   const { openRuleLibrary } = await import('../rules/index.js');
   const library = await openRuleLibrary({ dataDir: false, packs: [], env: {} });
   try {
