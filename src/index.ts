@@ -1,8 +1,9 @@
 /**
  * threat-analysis-engine: offline analysis of Windows event logs. The front door: `parseEvtx`,
- * `runSigma`, `runYara` and `lookup`, each with one validated options object and coded errors.
- * More of each area, the Engine and the HTTP twin come from the subpaths
- * (`threat-analysis-engine/evtx`, `/sigma`, `/yara`, `/lookup`, `/service`, `/http`).
+ * `runSigma`, `runYara`, `lookup` and `search` (with `buildIndex`), each with one validated
+ * options object and coded errors. More of each area, the Engine and the HTTP twin come from
+ * the subpaths (`threat-analysis-engine/evtx`, `/sigma`, `/yara`, `/lookup`, `/search`,
+ * `/service`, `/http`).
  */
 export { type ErrorCode, isTaeError, TaeError } from './errors/index.js';
 export type {
@@ -14,6 +15,16 @@ export type {
   ParsedRecord,
   RecordOutput,
 } from './evtx/index.js';
+export {
+  type BuildIndexOptions,
+  buildIndex,
+  type EvtxIndex,
+  type IndexSearchRequest,
+  type IndexSigmaRules,
+  type IndexSourceOptions,
+  type SearchSource,
+  search,
+} from './library/index.js';
 export {
   type LookupFilter,
   type LookupModule,
@@ -30,6 +41,7 @@ export {
   type ParseStats,
   parseEvtx,
 } from './parse/index.js';
+export type { EventTableResponse, RebuiltJobResponse, SearchFilter, SearchResponse } from './search/index.js';
 export {
   compileRuleSet,
   type LoadResult,

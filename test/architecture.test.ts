@@ -50,6 +50,8 @@ const ALLOWED: Record<string, readonly string[]> = {
     'analysis',
     'search',
   ],
+  /** Compositions for embedders (buildIndex, search): the job's pipeline without the Engine. */
+  library: ['errors', 'evtx', 'parse', 'sigma', 'rules', 'analysis', 'lookup', 'search', 'native'],
   cli: [
     'errors',
     'evtx',
@@ -66,7 +68,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'jobs',
   ],
   /** The published subpath entries (`threat-analysis-engine/evtx`, …): re-exports only. */
-  entry: ['errors', 'evtx', 'parse', 'sigma', 'yara', 'lookup', 'service', 'http'],
+  entry: ['errors', 'evtx', 'parse', 'sigma', 'yara', 'lookup', 'search', 'library', 'service', 'http'],
   '.': [
     'errors',
     'evtx',
@@ -82,6 +84,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'service',
     'cli',
     'search',
+    'library',
     'http',
     'report',
   ],

@@ -76,6 +76,15 @@ test('importing the root loads neither the HTTP server nor the zip reader', () =
   assert.deepEqual(heavyIn(m, ['http', 'zip']), []);
 });
 
+test('importing threat-analysis-engine/search loads no YARA, HTTP or zip module', () => {
+  const m = modulesOf([entry('entry/search.js')]);
+  assert.ok(
+    m.loaded.some((u) => u.endsWith('/library/build-index.js')),
+    'the probe saw buildIndex load',
+  );
+  assert.deepEqual(heavyIn(m, ['yara', 'http', 'zip']), []);
+});
+
 test('importing threat-analysis-engine/evtx takes under a third of the whole library', () => {
   const all = [entry('index.js'), entry('entry/service.js'), entry('entry/http.js')];
   const evtx = importMs([entry('entry/evtx.js')]);

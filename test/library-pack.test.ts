@@ -40,9 +40,8 @@ detection:
 `;
 
 /** Every entry point imported with every name, so the whole published surface is type-checked. */
-const ALL_ENTRIES = ['', '/evtx', '/sigma', '/yara', '/lookup', '/service', '/http']
-  .map((s, i) => `import * as e${i} from 'threat-analysis-engine${s}';`)
-  .join('\n');
+const SUBPATHS = ['', '/evtx', '/sigma', '/yara', '/lookup', '/search', '/service', '/http'];
+const ALL_ENTRIES = SUBPATHS.map((s, i) => `import * as e${i} from 'threat-analysis-engine${s}';`).join('\n');
 
 before(() => {
   ensureBuilt();
@@ -55,7 +54,7 @@ before(() => {
   for (const f of readdirSync(EXAMPLES)) copyFileSync(join(EXAMPLES, f), join(app, f));
   writeFileSync(
     join(app, 'all-entries.ts'),
-    `${ALL_ENTRIES}\nexport { ${[0, 1, 2, 3, 4, 5, 6].map((i) => `e${i}`).join(', ')} };\n`,
+    `${ALL_ENTRIES}\nexport { ${SUBPATHS.map((_, i) => `e${i}`).join(', ')} };\n`,
   );
   writeFileSync(
     join(app, 'tsconfig.json'),
@@ -95,7 +94,7 @@ describe('the packed package in a fresh project', () => {
   });
 
   test('require() loads every entry point', () => {
-    const subpaths = JSON.stringify(['', '/evtx', '/sigma', '/yara', '/lookup', '/service', '/http']);
+    const subpaths = JSON.stringify(SUBPATHS);
     const script = `for (const s of ${subpaths}) if (typeof require('threat-analysis-engine' + s).TaeError !== 'function') throw new Error(s);`;
     writeFileSync(join(app, 'require-all.cjs'), script);
     node(['require-all.cjs']);
@@ -127,6 +126,25 @@ describe('the packed package in a fresh project', () => {
     assert.match(r.stdout, /hit\.bin/);
     assert.match(r.stdout, /marker/);
     assert.doesNotMatch(r.stdout, /miss\.bin/);
+  });
+
+  test('build-and-search.ts indexes the logs once and answers a text search and a filtered one', () => {
+    const r = node(['build-and-search.ts', 'EVILSVC', 'logs/small.evtx', 'logs/twice.evtx']);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { eventId?: string; data?: Record<string, string> });
+    // twice.evtx holds small.evtx's seven records (the same ids: duplicates, left out as a job
+    // leaves them) and then the same events again under new record ids.
+    assert.match(r.stderr, /^14 events indexed from 2 files$/m);
+    assert.deepEqual(
+      lines.slice(0, -1).map((l) => [l.eventId, l.data?.ServiceName]),
+      [
+        ['7045', 'evilsvc'],
+        ['7045', 'evilsvc'],
+      ],
+    );
+    assert.deepEqual(lines.at(-1), { failedNetworkLogons: 8, users: ['administrator'] });
   });
 
   test('embed-engine.ts serves the interface under /tae/ beside its own routes', async () => {

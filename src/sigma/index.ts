@@ -92,7 +92,7 @@ export {
 export {
   compileRuleSet,
   type RuleMatch,
-  type RuleSet,
+  RuleSet,
   type RuleSetCoverage,
   type RuleSetInput,
   type RuleSetOptions,

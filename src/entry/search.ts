@@ -1,0 +1,22 @@
+/**
+ * `threat-analysis-engine/search`: event indexes of EVTX files, built once (`buildIndex`) and
+ * searched like the service's search endpoint (`search`), without an Engine or data directory.
+ */
+export { type ErrorCode, isTaeError, TaeError } from '../errors/index.js';
+export {
+  type BuildIndexOptions,
+  buildIndex,
+  type EvtxIndex,
+  type IndexSearchRequest,
+  type IndexSigmaRules,
+  type IndexSourceOptions,
+  type SearchSource,
+  search,
+} from '../library/index.js';
+export type {
+  EventTableResponse,
+  RebuiltJobResponse,
+  SearchFilter,
+  SearchRequest,
+  SearchResponse,
+} from '../search/index.js';

@@ -1,0 +1,189 @@
+/**
+ * `buildIndex`: EVTX files decoded one after another and streamed into an event index, with
+ * no Engine and no data directory. The events go through the pipeline of the Engine's parse
+ * job (src/jobs/winevtx.ts: the analyzer's record set judges duplicates, the Sigma pass matches
+ * new events, correlation hits are written last) into the same builder (src/search), so a
+ * search answers what the Engine answers for a job over the same files
+ * (test/library-search.test.ts checks it). Memory stays bounded: records are decoded chunk by
+ * chunk and staged in batches, duplicates are judged by a 12-byte-a-record table, and the index
+ * is completed through a bounded page cache, in a worker thread.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import {
+  type Analyzer,
+  createSigmaPass,
+  type ErrorInsight,
+  errorInsight,
+  RecordSet,
+  sigmaRuleRef,
+} from '../analysis/index.js';
+import { checkOptionKeys, invalidOption, isTaeError, TaeError } from '../errors/index.js';
+import { eventDescriber } from '../lookup/index.js';
+import { checkSourceFile, type DecodePool, parseEvtx } from '../parse/index.js';
+import { EventIndexBuilder } from '../search/index.js';
+import { type EvtxIndex, OpenIndex } from './evtx-index.js';
+import { type IndexSigmaRules, sigmaRulesOf } from './sigma-rules.js';
+
+/** What to index: the EVTX files, and how. */
+export interface IndexSourceOptions {
+  /** Paths of EVTX files (1 to 10,000), decoded in this order. */
+  readonly files: readonly string[];
+  /** Sigma rules matched against every new event (default none; see IndexSigmaRules). */
+  readonly sigma?: IndexSigmaRules;
+  /** The `job_name` of `browse_events: false` answers (default: the first file's name). */
+  readonly name?: string;
+  /** Decode threads per file, as `parseEvtx`'s `threads` (default 0: this thread). */
+  readonly threads?: number;
+  /** A decode pool to share, as `parseEvtx`'s `pool`. */
+  readonly pool?: DecodePool;
+  /** Cancels the build (`TaeError` `CANCELLED`). */
+  readonly signal?: AbortSignal;
+}
+
+export interface BuildIndexOptions extends IndexSourceOptions {
+  /**
+   * Where to keep the index: a file that must not exist yet, left in place by `close()`
+   * (owner-only, not encrypted). Default: a temporary file, encrypted under a key held in
+   * memory, removed by `close()`.
+   */
+  readonly path?: string;
+}
+
+const SOURCE_OPTIONS: Record<keyof IndexSourceOptions, true> = {
+  files: true,
+  sigma: true,
+  name: true,
+  threads: true,
+  pool: true,
+  signal: true,
+};
+const BUILD_OPTIONS: Record<keyof BuildIndexOptions, true> = { ...SOURCE_OPTIONS, path: true };
+export const MAX_INDEX_FILES = 10_000;
+const MAX_NAME = 256;
+
+/** Builds an event index from EVTX files; close it when done. */
+export async function buildIndex(options: BuildIndexOptions): Promise<EvtxIndex> {
+  checkOptionKeys(options, BUILD_OPTIONS);
+  return build(options);
+}
+
+/** The options of `search({ files, … })`: no `path`, the index being temporary. */
+export function checkSourceOptions(options: unknown): asserts options is IndexSourceOptions {
+  checkOptionKeys(options, SOURCE_OPTIONS);
+}
+
+function checkFiles(files: unknown): string[] {
+  if (!Array.isArray(files) || files.length === 0 || files.length > MAX_INDEX_FILES)
+    throw invalidOption('files', `an array of 1 to ${MAX_INDEX_FILES} file paths`, files);
+  for (const f of files)
+    if (typeof f !== 'string' || f === '') throw invalidOption('files', 'an array of file paths', f);
+  return files as string[];
+}
+
+/** Each file's name in the index: its base name, or the path as given when two share one. */
+function namesOf(paths: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return paths.map((p) => {
+    const name = seen.has(basename(p)) ? p : basename(p);
+    seen.add(name);
+    return name;
+  });
+}
+
+export async function build(options: BuildIndexOptions): Promise<EvtxIndex> {
+  const files = checkFiles(options.files);
+  const { path, name = basename(files[0]!), signal } = options;
+  if (path !== undefined && (typeof path !== 'string' || path === ''))
+    throw invalidOption('path', 'a file path', path);
+  if (path !== undefined && existsSync(path))
+    throw new TaeError('INVALID_ARGUMENT', `options.path ${path} exists: an index is built into a new file`, {
+      context: { option: 'path' },
+    });
+  if (typeof name !== 'string' || name === '' || name.length > MAX_NAME)
+    throw invalidOption('name', `a string of 1 to ${MAX_NAME} characters`, name);
+  if (signal !== undefined && !(signal instanceof AbortSignal))
+    throw invalidOption('signal', 'an AbortSignal', signal);
+  for (const f of files) await checkSourceFile(f);
+  const sigma = await sigmaRulesOf(options.sigma);
+
+  const tempDir = path === undefined ? mkdtempSync(join(tmpdir(), 'tae-search-index-')) : null;
+  const target = {
+    path: path ?? join(tempDir!, 'events.sqlite'),
+    key: tempDir === null ? null : randomBytes(32),
+  };
+  try {
+    const describe = eventDescriber();
+    const builder = new EventIndexBuilder(target, { sigma: sigma !== undefined, describe });
+    const pass = createSigmaPass({ analyzer: dedupOnly(), ...(sigma === undefined ? {} : { sigma }) });
+    const errors: ErrorInsight[] = [];
+    let firstFailure: TaeError | undefined;
+    const decode = { ...pick(options, 'threads', 'pool'), ...(signal ? { signal } : {}) };
+    let parsed = 0;
+    try {
+      const names = namesOf(files);
+      for (const [i, file] of files.entries()) {
+        const label = names[i]!;
+        try {
+          const parse = parseEvtx(file, { ...decode, label });
+          for await (const r of parse) {
+            const e = r.event;
+            if (e === undefined) continue;
+            const added = pass.add(e, label);
+            if (!added.fresh) builder.duplicate(e, label);
+            else builder.add(e, label, added.rules.map(sigmaRuleRef));
+          }
+          builder.fileDiagnostics(label, parse.diagnostics);
+          parsed++;
+        } catch (e) {
+          if (signal?.aborted) throw new TaeError('CANCELLED', 'index build cancelled', { cause: e });
+          if (!isTaeError(e)) throw e;
+          firstFailure ??= e;
+          errors.push(errorInsight(`${label}: ${e.message}`));
+        }
+      }
+      // No file decoded: a job would fail; its Error insights become the message.
+      if (parsed === 0)
+        throw new TaeError(firstFailure!.code, errors.map((e) => e.Error.message).join('; '), {
+          cause: firstFailure,
+        });
+      for (const h of pass.finish()) builder.correlation(sigmaRuleRef(h.correlation), h.firstTimestamp);
+      await builder.finish(signal);
+    } catch (e) {
+      builder.abort();
+      throw e;
+    }
+    if (tempDir === null) chmodSync(target.path, 0o600);
+    return new OpenIndex({ id: randomUUID(), name, path: target.path, tempDir, key: target.key, errors });
+  } catch (e) {
+    if (tempDir !== null) rmSync(tempDir, { recursive: true, force: true });
+    throw e;
+  } finally {
+    target.key?.fill(0);
+  }
+}
+
+/**
+ * The part of the analyzer a build needs: which records are new (the analyzer's own record set,
+ * with its default size). The analysis itself is rebuilt from the index when asked for, so the
+ * per-event facts a job's analyzer gathers (about 1.2 KB an event) are not held while building.
+ */
+function dedupOnly(): Analyzer {
+  const records = new RecordSet();
+  return {
+    add: (e) => records.add(e),
+    addSigmaMatch: () => {},
+    addDiagnostics: () => {},
+    finish: () => {
+      throw new TaeError('INTERNAL', 'a build does not finish an analysis');
+    },
+  };
+}
+
+function pick<T extends object, K extends keyof T>(o: T, ...keys: K[]): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const k of keys) if (o[k] !== undefined) out[k] = o[k];
+  return out;
+}

@@ -1,0 +1,13 @@
+/**
+ * The library's compositions of several areas for embedders: event indexes built from EVTX
+ * files and searched without an Engine (`buildIndex`, `search`).
+ */
+export {
+  type BuildIndexOptions,
+  buildIndex,
+  type IndexSourceOptions,
+  MAX_INDEX_FILES,
+} from './build-index.js';
+export type { EvtxIndex, IndexSearchRequest } from './evtx-index.js';
+export { type SearchSource, search } from './search.js';
+export type { IndexSigmaRules } from './sigma-rules.js';
