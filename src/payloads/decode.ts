@@ -81,11 +81,10 @@ export function decodeCandidate(
     layers.push(kind);
     steps++;
   }
-  if (truncated && bytes.length % 2 === 1) bytes = bytes.subarray(0, bytes.length - 1);
-  const reading = readBytes(bytes);
+  const reading = readBytes(bytes, truncated);
   switch (reading.kind) {
     case 'binary':
-      if (candidate.kind === 'encoded-command' || bytes.length === 0) return null;
+      if (candidate.mustBeText || bytes.length === 0) return null;
       return { content: { bytes }, layers, steps, truncated };
     case 'utf16le':
       return { content: { text: reading.text }, layers: [...layers, 'utf16le'], steps, truncated };

@@ -78,9 +78,12 @@ export function createPayloadExtractor(options: PayloadExtractorOptions = {}): P
   function unwrap(root: Root, out: Payload[], budget: Budget): void {
     const report: Report = (code, message) =>
       diagnose({ code, message, computer: root.computer, records: root.records });
-    const clipped = clipText(root.text, limits.maxPayloadBytes);
+    // The emitted text is clipped; the search runs over all of it (a record, or a script block
+    // within the pending bound), so a stage past the clip is still found and cut on its own.
+    const clipped =
+      root.kind === null ? { text: root.text, cut: false } : clipText(root.text, limits.maxPayloadBytes);
     if (clipped.cut)
-      report('payload.too_large', `${root.field} of ${root.kind} cut to ${limits.maxPayloadBytes} bytes`);
+      report('payload.too_large', `${root.kind} ${root.field} cut to ${limits.maxPayloadBytes} bytes`);
     const base = {
       computer: root.computer,
       records: root.records,
@@ -99,7 +102,7 @@ export function createPayloadExtractor(options: PayloadExtractorOptions = {}): P
       });
     }
     type Item = { text: string; kind: PayloadKind | null; layers: readonly DecodeLayer[]; depth: number };
-    const queue: Item[] = [{ text: clipped.text, kind: root.kind, layers: [], depth: 0 }];
+    const queue: Item[] = [{ text: root.text, kind: root.kind, layers: [], depth: 0 }];
     for (let q = 0; q < queue.length; q++) {
       const item = queue[q]!;
       const found = findCandidates(item.text, {

@@ -9,6 +9,9 @@ export interface Candidate {
   /** `encoded-command` must decode to text (PowerShell reads it as UTF-16LE); `base64` may be bytes. */
   readonly kind: Extract<PayloadKind, 'encoded-command' | 'base64'>;
   readonly base64: string;
+  /** Taken only if it decodes to text: PowerShell reads an encoded command as UTF-16LE, and a text of
+   * nothing but base64 characters (`AAAA…`) is base64 of base64 only when it decodes to text. */
+  readonly mustBeText: boolean;
   /** Where it starts in the text (finders skip spans an earlier finder took). */
   readonly at: number;
   readonly end: number;
@@ -56,7 +59,13 @@ const matches = (
     if (out.length >= max) break;
     const b64 = m[group]!;
     if (b64.replace(/\s+/g, '').length < min) continue;
-    out.push({ kind, base64: b64, at: m.index, end: m.index + m[0].length });
+    out.push({
+      kind,
+      base64: b64,
+      mustBeText: kind === 'encoded-command',
+      at: m.index,
+      end: m.index + m[0].length,
+    });
   }
   return out;
 };
@@ -71,7 +80,7 @@ export const CANDIDATE_FINDERS: Readonly<Record<string, CandidateFinder>> = {
   whole: (text, c) => {
     if (c.depth === 0 || text.length < c.minChars * 2) return [];
     const m = WHOLE.exec(text);
-    return m === null ? [] : [{ kind: 'base64', base64: m[1]!, at: 0, end: text.length }];
+    return m === null ? [] : [{ kind: 'base64', base64: m[1]!, mustBeText: true, at: 0, end: text.length }];
   },
 };
 

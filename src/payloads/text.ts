@@ -33,9 +33,11 @@ function printable(text: string): boolean {
   return bad <= n * 0.02;
 }
 
-export function readBytes(bytes: Uint8Array): BytesReading {
-  if (looksUtf16le(bytes)) {
-    let text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf16le');
+/** `cut`: the bytes were cut at a bound, so they may end inside a character (half a UTF-16 unit). */
+export function readBytes(bytes: Uint8Array, cut = false): BytesReading {
+  const even = cut && bytes.length % 2 === 1 ? bytes.subarray(0, bytes.length - 1) : bytes;
+  if (looksUtf16le(even)) {
+    let text = Buffer.from(even.buffer, even.byteOffset, even.byteLength).toString('utf16le');
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     if (printable(text)) return { kind: 'utf16le', text };
   }
