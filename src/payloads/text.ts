@@ -21,14 +21,17 @@ function looksUtf16le(b: Uint8Array): boolean {
   return zeros >= (n / 2) * 0.9;
 }
 
-/** Text is mostly printable: control characters other than tab, CR, LF, FF are rare. */
+/** Tab, LF, FF, CR, and ESC (scripts colour their output with escape sequences). */
+const TEXT_CONTROLS = new Set([9, 10, 12, 13, 0x1b]);
+
+/** Text is mostly printable: other control characters are rare. */
 function printable(text: string): boolean {
   const n = Math.min(text.length, SAMPLE);
   if (n === 0) return false;
   let bad = 0;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    if ((c < 0x20 && c !== 9 && c !== 10 && c !== 13 && c !== 12) || c === 0xfffd || c === 0x7f) bad++;
+    if ((c < 0x20 && !TEXT_CONTROLS.has(c)) || c === 0xfffd || c === 0x7f) bad++;
   }
   return bad <= n * 0.02;
 }
