@@ -4,6 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { writeEvtx } from '../fixtures/evtx-writer/index.js';
 import { ensureBuilt, runTae } from './helpers/cli-binary.js';
 import { matchesGolden } from './helpers/golden.js';
@@ -113,4 +114,40 @@ test('an unreadable input is exit 3, after the payloads of the readable ones', (
   assert.equal(r.status, 3);
   assert.match(r.stderr, /missing\.evtx/);
   assert.equal(r.stdout.trim().split('\n').length, 8);
+});
+
+test('a payload cut at a bound is reported on stderr as a warning with its record (exit 0); -q hides it', () => {
+  const bomb = gzipSync(Buffer.alloc(8 * 1024 * 1024, 'A'), { level: 9 }).toString('base64');
+  const cmd = `powershell IEX([Convert]::FromBase64String('${bomb}'))`;
+  writeFileSync(
+    join(dir, 'bomb.evtx'),
+    writeEvtx([
+      {
+        ...HOSTILE,
+        eventId: 4688,
+        provider: 'Microsoft-Windows-Security-Auditing',
+        channel: 'Security',
+        eventData: { CommandLine: cmd },
+      },
+    ]),
+  );
+  const r = runTae(dir, ['payloads', 'bomb.evtx', '-f', 'jsonl', '-o', 'bomb-out']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(
+    r.stderr,
+    'tae: warning: bomb.evtx: Security#500: payload.too_large: gzip stream inflates past 4194304 bytes: cut at the bound\n',
+  );
+  const line = JSON.parse(r.stdout) as { truncated: boolean; bytes: number; file: string };
+  assert.equal(line.truncated, true);
+  assert.ok(
+    line.bytes <= 4 * 1024 * 1024 && line.bytes === readFileSync(join(dir, 'bomb-out', line.file)).length,
+  );
+  assert.equal(runTae(dir, ['payloads', 'bomb.evtx', '-q', '-o', 'bomb-out']).stderr, '');
+});
+
+test('YARA rules that do not compile are an input error (exit 3) naming the file', () => {
+  writeFileSync(join(dir, 'broken.yar'), 'rule broken { condition: nope }\n');
+  const r = runTae(dir, ['payloads', 'payloads.evtx', '--yara', '--rule', 'broken.yar']);
+  assert.equal(r.status, 3);
+  assert.match(r.stderr, /^tae: YARA rules do not compile: broken\.yar:1:/);
 });
