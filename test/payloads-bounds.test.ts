@@ -82,6 +82,16 @@ describe('payload bombs are cut at the documented bounds, with a diagnostic besi
     );
   });
 
+  test('the payloads of one event are bounded in bytes together: past maxBytesPerEvent the rest is left out', () => {
+    const bomb = utf8b64(gzipSync(Buffer.alloc(1024 * 1024, 'E')));
+    const text = Array.from({ length: 10 }, () => stage(bomb)).join(';');
+    const limits = { maxPayloadBytes: 256 * 1024, maxBytesPerEvent: 1024 * 1024 };
+    const { payloads, diagnostics } = extractPayloads([cmd(text)], { limits });
+    assert.equal(payloads.length, 2, '2 texts of 256 KiB, held as 512 KiB each');
+    assert.deepEqual(codes(diagnostics), ['payload.too_large', 'payload.too_many']);
+    assert.match(diagnostics.at(-1)!.message, /payloads of one event over 1048576 bytes/);
+  });
+
   test('huge base64 is cut to what decodes to maxPayloadBytes before anything is decoded', () => {
     const big = utf8b64(Buffer.alloc(256 * 1024, 'C'));
     const { payloads, diagnostics } = extractPayloads([cmd(stage(big))], {

@@ -1,17 +1,15 @@
 /**
  * The payload extractor: events in (in any order), payloads out as soon as they are whole.
  * Script blocks wait for their parts in a bounded buffer; every other source yields at once.
- * Each text then has its encoded content unwrapped, level by level (no recursion), within the
- * event's budget of payloads and the depth bound; every cut leaves a diagnostic.
+ * Each text then has its encoded content unwrapped (unwrap.ts) within the budget of its event
+ * (or of its script block) and the depth bound; every cut leaves a diagnostic.
  */
 import type { EvtxEvent } from '../evtx/index.js';
-import { decodeCandidate, type Report } from './decode.js';
-import { findCandidates } from './finders.js';
 import { type PayloadLimits, resolveLimits } from './limits.js';
 import { type AssembledScriptBlock, ScriptBlockBuffer } from './script-blocks.js';
 import { FIELD_SOURCES, fieldText, SCRIPT_BLOCK_SOURCE, sourceMatches } from './sources.js';
-import { clipText } from './text.js';
-import type { DecodeLayer, Payload, PayloadDiagnostic, PayloadKind, PayloadRecord } from './types.js';
+import type { Payload, PayloadDiagnostic, PayloadRecord } from './types.js';
+import { newBudget, unwrap } from './unwrap.js';
 
 export interface PayloadExtractorOptions {
   readonly limits?: Partial<PayloadLimits>;
@@ -25,25 +23,6 @@ export interface PayloadExtractor {
   readonly diagnostics: readonly PayloadDiagnostic[];
   /** Diagnostics past `limits.maxDiagnostics`, counted but not kept. */
   readonly droppedDiagnostics: number;
-}
-
-/** A text to emit and search: an event field or a script block. */
-interface Root {
-  /** Null for a text searched but not emitted (a command line). */
-  readonly kind: PayloadKind | null;
-  readonly text: string;
-  readonly field: string;
-  readonly computer: string;
-  readonly records: readonly PayloadRecord[];
-  readonly label?: string;
-  readonly parts?: { present: number; total: number };
-  readonly partial?: boolean;
-}
-
-/** Payloads one event (or one script block) may still yield. */
-interface Budget {
-  left: number;
-  reported: boolean;
 }
 
 const MAX_PARTS = 1_000_000;
@@ -61,81 +40,6 @@ export function createPayloadExtractor(options: PayloadExtractorOptions = {}): P
     if (diagnostics.length < limits.maxDiagnostics) diagnostics.push(d);
     else dropped++;
   };
-
-  /** Takes one payload from the event's budget; the first refusal leaves a diagnostic. */
-  function spend(budget: Budget, report: Report): boolean {
-    if (budget.left > 0) {
-      budget.left--;
-      return true;
-    }
-    if (!budget.reported)
-      report('payload.too_many', `more than ${limits.maxPayloadsPerEvent} payloads in one event`);
-    budget.reported = true;
-    return false;
-  }
-
-  /** The root payload (when emitted) and everything decoded from it, breadth first. */
-  function unwrap(root: Root, out: Payload[], budget: Budget): void {
-    const report: Report = (code, message) =>
-      diagnose({ code, message, computer: root.computer, records: root.records });
-    // The emitted text is clipped; the search runs over all of it (a record, or a script block
-    // within the pending bound), so a stage past the clip is still found and cut on its own.
-    const clipped =
-      root.kind === null ? { text: root.text, cut: false } : clipText(root.text, limits.maxPayloadBytes);
-    if (clipped.cut)
-      report('payload.too_large', `${root.kind} ${root.field} cut to ${limits.maxPayloadBytes} bytes`);
-    const base = {
-      computer: root.computer,
-      records: root.records,
-      ...(root.label ? { label: root.label } : {}),
-    };
-    if (root.kind !== null) {
-      if (!spend(budget, report)) return;
-      out.push({
-        ...base,
-        kind: root.kind,
-        text: clipped.text,
-        provenance: { field: root.field, within: null, layers: [], depth: 0 },
-        ...(root.parts ? { parts: root.parts } : {}),
-        partial: root.partial === true,
-        truncated: clipped.cut,
-      });
-    }
-    type Item = { text: string; kind: PayloadKind | null; layers: readonly DecodeLayer[]; depth: number };
-    const queue: Item[] = [{ text: root.text, kind: root.kind, layers: [], depth: 0 }];
-    for (let q = 0; q < queue.length; q++) {
-      const item = queue[q]!;
-      const found = findCandidates(item.text, {
-        depth: item.depth,
-        minChars: limits.minBase64Chars,
-        minLiteralChars: limits.minBase64LiteralChars,
-        max: limits.maxPayloadsPerEvent + 1,
-      });
-      if (found.length > 0 && item.depth >= limits.maxDepth) {
-        report(
-          'payload.too_deep',
-          `encoded content at depth ${item.depth} left as it is (limit ${limits.maxDepth})`,
-        );
-        continue;
-      }
-      for (const c of found) {
-        const d = decodeCandidate(c, item.text, item.depth, limits, report);
-        if (d === null) continue;
-        if (!spend(budget, report)) return;
-        const layers = [...item.layers, ...d.layers];
-        const depth = item.depth + d.steps;
-        out.push({
-          ...base,
-          kind: c.kind,
-          ...d.content,
-          provenance: { field: root.field, within: item.kind, layers, depth },
-          partial: root.partial === true,
-          truncated: d.truncated,
-        });
-        if (d.content.text !== undefined) queue.push({ text: d.content.text, kind: c.kind, layers, depth });
-      }
-    }
-  }
 
   function scriptBlock(b: AssembledScriptBlock, out: Payload[]): void {
     if (b.evicted !== null)
@@ -157,7 +61,9 @@ export function createPayloadExtractor(options: PayloadExtractorOptions = {}): P
         partial: b.partial,
       },
       out,
-      { left: limits.maxPayloadsPerEvent, reported: false },
+      newBudget(limits),
+      limits,
+      diagnose,
     );
   }
 
@@ -192,7 +98,7 @@ export function createPayloadExtractor(options: PayloadExtractorOptions = {}): P
         for (const b of blocks.add(part)) scriptBlock(b, out);
         return out;
       }
-      const budget = { left: limits.maxPayloadsPerEvent, reported: false };
+      const budget = newBudget(limits);
       for (const s of Object.values(FIELD_SOURCES)) {
         if (!sourceMatches(s, e)) continue;
         const label = s.label === undefined ? null : fieldText(e, s.label);
@@ -210,6 +116,8 @@ export function createPayloadExtractor(options: PayloadExtractorOptions = {}): P
             },
             out,
             budget,
+            limits,
+            diagnose,
           );
         }
       }

@@ -10,8 +10,10 @@ export interface PayloadLimits {
   readonly maxPayloadBytes: number;
   /** Decoding steps (base64, gzip, deflate, zlib) from a field's text to a payload. */
   readonly maxDepth: number;
-  /** Payloads one event may yield, its nested decodes included. */
+  /** Payloads one event (or one script block) may yield, its nested decodes included. */
   readonly maxPayloadsPerEvent: number;
+  /** Bytes those payloads may hold together (text counted 2 bytes a UTF-16 unit, as held). */
+  readonly maxBytesPerEvent: number;
   /** Script blocks waiting for more parts; the oldest is emitted partial when one more arrives. */
   readonly maxPendingScriptBlocks: number;
   /** Text held by waiting script blocks, in bytes (2 per UTF-16 unit); the oldest is evicted past it. */
@@ -28,6 +30,7 @@ export const PAYLOAD_LIMITS: PayloadLimits = {
   maxPayloadBytes: 4 * 1024 * 1024,
   maxDepth: 8,
   maxPayloadsPerEvent: 64,
+  maxBytesPerEvent: 32 * 1024 * 1024,
   maxPendingScriptBlocks: 1024,
   maxPendingScriptBlockBytes: 64 * 1024 * 1024,
   minBase64Chars: 8,
