@@ -174,4 +174,15 @@ describe('payload bombs are cut at the documented bounds, with a diagnostic besi
     assert.equal(x.diagnostics.length, 3);
     assert.equal(x.droppedDiagnostics, 7);
   });
+
+  test('limits are checked at the door: unknown names and non-positive values are refused', () => {
+    assert.throws(
+      () => extractPayloads([], { limits: { maxDepht: 3 } as never }),
+      /unknown option 'maxDepht' \(did you mean 'maxDepth'\?\)/,
+    );
+    assert.throws(
+      () => extractPayloads([], { limits: { maxDepth: 0 } }),
+      /options\.limits\.maxDepth must be a positive integer/,
+    );
+  });
 });

@@ -3,7 +3,7 @@
  * gigabyte gzip bomb in 1 KB of base64, a base64 nested a thousand times, or a million script
  * blocks that never complete; each is cut at its bound with a diagnostic beside the good results.
  */
-import { invalidOption } from '../errors/index.js';
+import { checkOptionKeys, invalidOption } from '../errors/index.js';
 
 export interface PayloadLimits {
   /** Largest payload kept, in bytes (decoded bytes, or UTF-8 of text); more is cut. */
@@ -26,7 +26,7 @@ export interface PayloadLimits {
   readonly maxDiagnostics: number;
 }
 
-export const PAYLOAD_LIMITS: PayloadLimits = {
+export const PAYLOAD_LIMITS: PayloadLimits = Object.freeze({
   maxPayloadBytes: 4 * 1024 * 1024,
   maxDepth: 8,
   maxPayloadsPerEvent: 64,
@@ -36,9 +36,12 @@ export const PAYLOAD_LIMITS: PayloadLimits = {
   minBase64Chars: 8,
   minBase64LiteralChars: 200,
   maxDiagnostics: 1000,
-};
+});
+
+const KNOWN = Object.fromEntries(Object.keys(PAYLOAD_LIMITS).map((k) => [k, true as const]));
 
 export function resolveLimits(over: Partial<PayloadLimits> = {}): PayloadLimits {
+  checkOptionKeys(over, KNOWN);
   const limits = { ...PAYLOAD_LIMITS, ...over };
   for (const [key, value] of Object.entries(limits))
     if (!Number.isSafeInteger(value) || value < 1)
