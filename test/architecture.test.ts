@@ -17,6 +17,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   yara: ['errors', 'native', 'base64'],
   rules: ['errors', 'sigma', 'yara', 'native'],
   analysis: ['errors', 'evtx', 'sigma', 'lookup'],
+  payloads: ['errors', 'evtx', 'base64'],
   crypto: ['errors'],
   report: ['errors', 'analysis'],
   http: ['errors', 'service'],
@@ -66,6 +67,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'report',
     'analysis',
     'jobs',
+    'payloads',
   ],
   /** The published subpath entries (`threat-analysis-engine/evtx`, …): re-exports only. */
   entry: ['errors', 'evtx', 'parse', 'sigma', 'yara', 'lookup', 'search', 'library', 'service', 'http'],
@@ -98,7 +100,7 @@ const IO_MODULES = [
   'node:child_process',
   'node:worker_threads',
 ];
-const PURE = new Set(['evtx', 'errors', 'base64', 'sigma', 'lookup', 'analysis']);
+const PURE = new Set(['evtx', 'errors', 'base64', 'sigma', 'lookup', 'analysis', 'payloads']);
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>

@@ -13,6 +13,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   analyze: async () => (await import('./analyze-command.js')).analyzeCommand,
   sigma: async () => (await import('./sigma-command.js')).sigmaCommand,
   yara: async () => (await import('./yara-command.js')).yaraCommand,
+  payloads: async () => (await import('./payloads-command.js')).payloadsCommand,
   lookup: async () => (await import('./lookup-command.js')).lookupCommand,
   search: async () => (await import('./search-command.js')).searchCommand,
   tokens: async () => (await import('./tokens-command.js')).tokensCommand,

@@ -74,7 +74,11 @@ function filesUnder(paths: readonly string[]): string[] {
   return out;
 }
 
-async function compile(engine: YaraEngine, flags: YaraFlags): Promise<CompiledRuleSet> {
+/** The rules of `--rule` files (all must compile) or else of `--pack`s (every pack by default). */
+export async function compileYaraFlags(
+  engine: YaraEngine,
+  flags: Pick<YaraFlags, 'rule' | 'pack' | 'data'>,
+): Promise<CompiledRuleSet> {
   const custom = (flags.rule?.length ?? 0) > 0;
   let sources: { source: string; namespace: string; origin: string }[];
   if (custom) sources = flags.rule!.map((f) => ({ source: readRule(f), namespace: f, origin: f }));
@@ -132,7 +136,7 @@ async function runYaraCommand(paths: string[], flags: YaraFlags): Promise<number
     ...(timeout !== undefined ? { scanTimeoutMs: timeout * 1000 } : {}),
   });
   try {
-    const rules = await compile(engine, flags);
+    const rules = await compileYaraFlags(engine, flags);
     const outcomes: ScanOutcome[] = new Array(files.length);
     let next = 0;
     const worker = async () => {

@@ -44,3 +44,10 @@ export {
   type YaraFileScan,
   type YaraRuleChoice,
 } from './scan-files.js';
+export {
+  type PayloadScan,
+  type PayloadScanResult,
+  type ScannablePayload,
+  type ScanPayloadsOptions,
+  scanPayloads,
+} from './scan-payloads.js';

@@ -156,7 +156,7 @@ function collect(files: readonly YaraFileInput[], outcomes: readonly ScanOutcome
 }
 
 /** Runs `work` over `items` with at most `limit` in flight, results in input order. */
-async function inOrder<T, R>(
+export async function inOrder<T, R>(
   items: readonly T[],
   limit: number,
   work: (t: T, i: number) => Promise<R>,
