@@ -154,15 +154,12 @@ describe('parseEvtx', () => {
     assert.equal(text.trim().split('\n').length, 7);
   });
 
-  // i13 makes a directory an INPUT_UNREADABLE TaeError in src/parse; until that lands, todo here.
-  test('a directory is a coded TaeError, not a raw EISDIR', {
-    todo: 'fixed in src/parse by i13',
-  }, async () => {
+  test('a directory is a coded TaeError, not a raw EISDIR', async () => {
     await assert.rejects(
       async () => {
         for await (const _ of parseEvtx(dir));
       },
-      coded('INPUT_UNREADABLE', /./),
+      coded('INPUT_UNREADABLE', /it is a directory/),
     );
   });
 });
