@@ -18,9 +18,12 @@ import { EXIT, runExit } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
 import { Output, writeRecords } from './output.js';
 import { bytesText, Progress } from './progress.js';
+import { eventWindowOf, ruleChoiceOf, type TriageFlags, triageOptions } from './rule-filter.js';
+import { printRuleProfile, ruleProfile } from './rule-profile.js';
 import { loadSigmaRules, type SigmaRules } from './sigma-rules.js';
 
-interface AnalyzeFlags extends FormatFlags {
+interface AnalyzeFlags extends FormatFlags, TriageFlags {
+  cache?: boolean;
   sigma?: boolean;
   rule?: string[];
   pack?: string[];
@@ -50,7 +53,9 @@ export function analyzeCommand(program: Command, setExit: (code: number) => void
     .option('--html <file>', 'write the self-contained HTML report')
     .option('--title <text>', 'report title')
     .addOption(failOnOption())
-    .option('-q, --quiet', 'print nothing on stdout (files are still written)');
+    .option('-q, --quiet', 'print nothing on stdout (files are still written)')
+    .option('--no-cache', 'parse the Sigma rules again instead of using the rule cache');
+  triageOptions(command);
   formatOptions(command, { timesketch: true }).action(async (files: string[], flags: AnalyzeFlags) => {
     setExit(await runAnalyze(files, flags));
   });
@@ -78,12 +83,16 @@ async function runAnalyze(files: string[], flags: AnalyzeFlags): Promise<number>
   const format = formatOf(flags);
   const threads = intFlag('--threads', flags.threads, 0, 64) ?? 0;
   const wantsSigma = flags.sigma === true || (flags.rule?.length ?? 0) > 0 || (flags.pack?.length ?? 0) > 0;
+  const window = eventWindowOf(flags);
+  const choice = ruleChoiceOf(flags);
   const progress = new Progress();
   const started = Date.now();
   let sigma: SigmaRules | undefined;
   if (wantsSigma) {
     progress.update('analyze: loading Sigma rules…', true);
     sigma = await loadSigmaRules({
+      choice,
+      ...(flags.cache === false ? { cache: false } : {}),
       ...(flags.rule ? { ruleFiles: flags.rule } : {}),
       ...(flags.pack ? { packs: flags.pack } : {}),
       ...(flags.data ? { data: flags.data } : {}),
@@ -98,7 +107,7 @@ async function runAnalyze(files: string[], flags: AnalyzeFlags): Promise<number>
   };
   let result: AnalyzeResult;
   try {
-    result = await analyzeFiles({ files, threads, onProgress, ...(sigma ? { sigma } : {}) });
+    result = await analyzeFiles({ files, threads, window, onProgress, ...(sigma ? { sigma } : {}) });
   } finally {
     progress.done();
   }
@@ -106,9 +115,13 @@ async function runAnalyze(files: string[], flags: AnalyzeFlags): Promise<number>
   const decoded = new DecodeReport();
   decoded.add(result.diagnostics);
   if (result.failures.length === files.length) return EXIT.INPUT;
+  const profile = flags.profileRules && sigma !== undefined ? ruleProfile(sigma.ruleSet) : undefined;
+  if (profile !== undefined) printRuleProfile(profile);
   const written: string[] = [];
   if (flags.out !== undefined) {
-    writeOut(flags.out, `${JSON.stringify(resultsDocument(result, files, sigma), null, 2)}\n`);
+    const document = resultsDocument(result, files, sigma);
+    const withProfile = profile === undefined ? document : { ...document, rule_profile: profile };
+    writeOut(flags.out, `${JSON.stringify(withProfile, null, 2)}\n`);
     written.push(flags.out);
   }
   if (flags.html !== undefined) {

@@ -12,6 +12,7 @@ import type { Diagnostic } from '../evtx/index.js';
 import { eventDescriber } from '../lookup/index.js';
 import { DecodePool, parseEvtx } from '../parse/index.js';
 import { Detections } from './detections.js';
+import { type EventWindow, inWindow } from './rule-filter.js';
 import type { SigmaRules } from './sigma-rules.js';
 
 /** As the job runner: below this size, handing chunks to threads costs more than it saves. */
@@ -31,6 +32,8 @@ export interface AnalyzeOptions {
   readonly sigma?: SigmaRules;
   /** Decode threads for large files (0: decode on this thread). */
   readonly threads: number;
+  /** Events outside are left out of the whole analysis, Sigma and insights alike (default: all). */
+  readonly window?: EventWindow;
   readonly onProgress?: (p: AnalyzeProgress) => void;
 }
 
@@ -53,6 +56,8 @@ export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResu
   const diagnostics: Diagnostic[] = [];
   let pool: DecodePool | undefined;
   let records = 0;
+  const window = options.window ?? {};
+  const windowed = window.from !== undefined || window.to !== undefined || window.computers !== undefined;
   try {
     for (const [fileIndex, file] of options.files.entries()) {
       try {
@@ -76,6 +81,7 @@ export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResu
           if ((++n & 4095) === 0) progress();
           const e = r.event;
           if (e === undefined) continue;
+          if (windowed && !inWindow(window, e.timestamp, e.computer)) continue;
           records++;
           for (const rule of pass.add(e, file).rules) {
             detections.add(rule, {

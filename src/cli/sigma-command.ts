@@ -13,10 +13,13 @@ import { type FormatFlags, formatOf, formatOptions } from './formats.js';
 import { writeRecords } from './output.js';
 import { Progress } from './progress.js';
 import { column, isoTime, type RecordSet } from './records.js';
+import { eventWindowOf, ruleChoiceOf, type TriageFlags, triageOptions } from './rule-filter.js';
+import { printRuleProfile, ruleProfile } from './rule-profile.js';
 import { loadSigmaRules } from './sigma-rules.js';
 import { runSigmaOver } from './sigma-run.js';
 
-interface SigmaFlags extends FormatFlags {
+interface SigmaFlags extends FormatFlags, TriageFlags {
+  cache?: boolean;
   rule?: string[];
   pack?: string[];
   data?: string;
@@ -37,7 +40,9 @@ export function sigmaCommand(program: Command, setExit: (code: number) => void):
     )
     .addOption(dataOption())
     .option('-t, --threads <n>', 'decode threads for EVTX files of 8 MiB or more (default 0)')
-    .addOption(failOnOption());
+    .addOption(failOnOption())
+    .option('--no-cache', 'parse the rules again instead of using the rule cache');
+  triageOptions(command);
   formatOptions(command, { timesketch: true }).action(async (inputs: string[], flags: SigmaFlags) => {
     setExit(await runSigmaCommand(inputs, flags));
   });
@@ -68,7 +73,10 @@ function ruleRecords(d: Detections, events: number): RecordSet {
 async function runSigmaCommand(inputs: string[], flags: SigmaFlags): Promise<number> {
   const format = formatOf(flags);
   const threads = intFlag('--threads', flags.threads, 0, 64) ?? 0;
+  const window = eventWindowOf(flags);
   const rules = await loadSigmaRules({
+    choice: ruleChoiceOf(flags),
+    ...(flags.cache === false ? { cache: false } : {}),
     ...(flags.rule ? { ruleFiles: flags.rule } : {}),
     ...(flags.pack ? { packs: flags.pack } : {}),
     ...(flags.data ? { data: flags.data } : {}),
@@ -80,12 +88,14 @@ async function runSigmaCommand(inputs: string[], flags: SigmaFlags): Promise<num
       inputs,
       rules,
       threads,
+      window,
       onProgress: (input, events) => progress.update(`sigma: ${input}: ${events} events`),
     });
   } finally {
     progress.done();
   }
   for (const f of result.failures) process.stderr.write(`tae: ${f.message}\n`);
+  if (flags.profileRules) printRuleProfile(ruleProfile(rules.ruleSet));
   const decoded = new DecodeReport();
   decoded.add(result.diagnostics);
   if (result.failures.length === inputs.length) return EXIT.INPUT;

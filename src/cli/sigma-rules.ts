@@ -2,13 +2,23 @@
  * The Sigma rules a run uses: rule files or directories (`--rule`), packs of the rule library
  * (`--pack`), or by default every pack (the builtin one plus those `tae rules add` indexed).
  * Rules that do not load are warned about, one line each; none loading at all is an input error.
+ * The triage choice (rule-filter.ts) is applied here, once, for every command; the YAML parse
+ * comes from the on-disk cache (rule-cache.ts) unless `cache` is false.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { TaeError } from '../errors/index.js';
 import { openRuleLibrary } from '../rules/index.js';
-import { compileRuleSet, type LoadResult, loadRules, type RuleSet } from '../sigma/index.js';
+import {
+  compileRuleSet,
+  type LoadResult,
+  loadParsedRules,
+  type PlaceholderValues,
+  type RuleSet,
+} from '../sigma/index.js';
 import { plural, ruleLibraryDir, warn } from './common.js';
+import { parseCached, type RuleText, ruleCacheDir } from './rule-cache.js';
+import { chooseRules, type RuleChoice } from './rule-filter.js';
 
 export interface SigmaChoice {
   /** Rule files or directories of .yml/.yaml files. */
@@ -16,12 +26,16 @@ export interface SigmaChoice {
   /** Library packs by name. */
   readonly packs?: readonly string[];
   readonly data?: string;
+  /** Which of the loaded rules run (default: every status but deprecated and unsupported). */
+  readonly choice?: RuleChoice;
+  /** The parse cache's directory, or false for none (default: ruleCacheDir()). */
+  readonly cache?: string | false;
 }
 
 export interface SigmaRules {
   readonly loaded: LoadResult;
   readonly ruleSet: RuleSet;
-  /** How many rules and correlations loaded, for the summary. */
+  /** How many rules and correlations run, for the summary (and how many the choice left out). */
   readonly label: string;
 }
 
@@ -68,11 +82,14 @@ function merge(parts: readonly LoadResult[]): LoadResult {
   };
 }
 
-async function fromLibrary(choice: SigmaChoice): Promise<LoadResult> {
+async function fromLibrary(
+  choice: SigmaChoice,
+): Promise<{ sources: RuleText[]; placeholders: PlaceholderValues }> {
   const library = await openRuleLibrary({ dataDir: ruleLibraryDir(choice.data) });
   try {
     const packs = choice.packs !== undefined && choice.packs.length > 0 ? { packs: choice.packs } : {};
-    return library.sigmaRules(packs);
+    const { sources, placeholders } = library.sigmaSources(packs);
+    return { sources: sources.map(({ source, text }) => ({ source, text })), placeholders };
   } catch (e) {
     if (e instanceof TaeError && e.context.option === 'packs')
       throw new TaeError(
@@ -88,21 +105,37 @@ async function fromLibrary(choice: SigmaChoice): Promise<LoadResult> {
 
 export async function loadSigmaRules(choice: SigmaChoice): Promise<SigmaRules> {
   const files = choice.ruleFiles ?? [];
-  const parts: LoadResult[] =
-    files.length > 0 ? ruleFilesUnder(files).map((f) => loadRules(readFileSync(f, 'utf8'), f)) : [];
-  if (files.length === 0 || (choice.packs?.length ?? 0) > 0) parts.push(await fromLibrary(choice));
-  const loaded = merge(parts);
+  const texts: RuleText[] = ruleFilesUnder(files).map((f) => ({ source: f, text: readFileSync(f, 'utf8') }));
+  const fileCount = texts.length;
+  let placeholders: PlaceholderValues = {};
+  if (files.length === 0 || (choice.packs?.length ?? 0) > 0) {
+    const library = await fromLibrary(choice);
+    texts.push(...library.sources);
+    placeholders = library.placeholders;
+  }
+  const parsed = parseCached(texts, choice.cache ?? ruleCacheDir());
+  // Rule files take no placeholders (as before); library texts take the library's.
+  const all = merge(
+    parsed.map((p, i) => loadParsedRules(p, texts[i]!.source, i < fileCount ? {} : { placeholders })),
+  );
+  const loaded = choice.choice === undefined ? all : chooseRules(all, choice.choice);
+  const left = all.rules.length + all.correlations.length - loaded.rules.length - loaded.correlations.length;
   // Community packs carry rules for other products (linux, aws…): not worth a warning each.
   if (files.length > 0)
-    for (const d of loaded.diagnostics) warn(`${d.source}: ${d.title ? `${d.title}: ` : ''}${d.message}`);
+    for (const d of all.diagnostics) warn(`${d.source}: ${d.title ? `${d.title}: ` : ''}${d.message}`);
   if (loaded.rules.length === 0 && loaded.correlations.length === 0) {
     const first = loaded.diagnostics[0];
+    if (left > 0)
+      throw new TaeError(
+        'INVALID_ARGUMENT',
+        `no Sigma rule left to run: the rule filters left out all ${left}`,
+      );
     throw new TaeError(
       'INPUT_UNREADABLE',
       `no Sigma rule loaded${first ? `: ${first.source}: ${first.message}` : ''}`,
     );
   }
   const ruleSet = compileRuleSet({ rules: loaded.rules, filters: loaded.filters });
-  const label = `${plural(loaded.rules.length, 'rule')}${loaded.correlations.length ? `, ${plural(loaded.correlations.length, 'correlation')}` : ''}`;
+  const label = `${plural(loaded.rules.length, 'rule')}${loaded.correlations.length ? `, ${plural(loaded.correlations.length, 'correlation')}` : ''}${left > 0 ? ` (${left} left out by the rule filters)` : ''}`;
   return { loaded, ruleSet, label };
 }

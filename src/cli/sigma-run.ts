@@ -25,6 +25,7 @@ import {
   sigmaEventFromEvtx,
 } from '../sigma/index.js';
 import { Detections, type MatchPlace } from './detections.js';
+import { type EventWindow, inWindow } from './rule-filter.js';
 import type { SigmaRules } from './sigma-rules.js';
 
 const EVTX_MAGIC = 'ElfFile\0';
@@ -35,6 +36,8 @@ export interface SigmaRunOptions {
   readonly inputs: readonly string[];
   readonly rules: SigmaRules;
   readonly threads: number;
+  /** Events outside are not evaluated (default: all). */
+  readonly window?: EventWindow;
   readonly onProgress?: (input: string, events: number) => void;
   /** Matches kept for listing (all are counted; default 1,000,000). */
   readonly maxKept?: number;
@@ -79,6 +82,8 @@ export async function runSigmaOver(options: SigmaRunOptions): Promise<SigmaRunRe
     if (correlating && matches.length < MAX_CORRELATION_MATCHES)
       matches.push({ rule, event, timestamp: place.timestamp, recordId: place.recordId });
   };
+  const window = options.window ?? {};
+  const windowed = window.from !== undefined || window.to !== undefined || window.computers !== undefined;
   const supplied = dataMatcher(loaded.rules, ruleSet);
   try {
     for (const file of options.inputs) {
@@ -94,6 +99,7 @@ export async function runSigmaOver(options: SigmaRunOptions): Promise<SigmaRunRe
             const e = r.event;
             if (e === undefined) continue;
             if ((++events & 4095) === 0) options.onProgress?.(file, events);
+            if (windowed && !inWindow(window, e.timestamp, e.computer)) continue;
             const event = sigmaEventFromEvtx(e);
             for (const { rule } of ruleSet.match(event))
               found(rule, event, {
@@ -111,6 +117,8 @@ export async function runSigmaOver(options: SigmaRunOptions): Promise<SigmaRunRe
             const evtx = m.event instanceof EvtxSigmaEvent ? m.event.evtx : undefined;
             const eventId = evtx?.eventId ?? Number(m.event.get('EventID'));
             const computer = text(m.event.get('Computer'));
+            // Supplied events are matched as the data endpoint matches them, then windowed.
+            if (windowed && !inWindow(window, m.timestamp, computer)) return;
             const channel = text(m.event.get('Channel'));
             found(m.rule, m.event, {
               recordId: m.recordId ?? m.ordinal,

@@ -44,7 +44,14 @@ export {
   type SigmaValue,
 } from './event.js';
 export { EvtxSigmaEvent, SYSTEM_FIELDS, sigmaEventFromEvtx } from './evtx-event.js';
-export { type LoadOptions, type LoadResult, loadRules } from './load.js';
+export {
+  type LoadOptions,
+  type LoadResult,
+  loadParsedRules,
+  loadRules,
+  type ParsedRuleText,
+  parseRuleText,
+} from './load.js';
 export {
   CATEGORIES,
   type ChannelRef,

@@ -59,10 +59,39 @@ function documentsOf(
   return out;
 }
 
+/**
+ * A rule file's YAML documents (`null` for one that did not parse) and the parse diagnostics:
+ * the costly half of loading and plain data, so a caller may keep it (the CLI caches it on disk).
+ */
+export interface ParsedRuleText {
+  readonly documents: readonly YamlValue[];
+  readonly diagnostics: readonly RuleDiagnostic[];
+}
+
+export function parseRuleText(text: string, source: string, maxChars = DEFAULT_MAX_CHARS): ParsedRuleText {
+  const diagnostics: RuleDiagnostic[] = [];
+  const documents = documentsOf(text, source, maxChars, diagnostics);
+  return { documents, diagnostics };
+}
+
 export function loadRules(text: string, source: string, options: LoadOptions = {}): LoadResult {
-  const result: LoadResult = { rules: [], correlations: [], filters: [], diagnostics: [] };
+  return loadParsedRules(parseRuleText(text, source, options.maxChars), source, options);
+}
+
+/** `loadRules` from parsed documents: builds the typed documents (and their closures). */
+export function loadParsedRules(
+  parsed: ParsedRuleText,
+  source: string,
+  options: LoadOptions = {},
+): LoadResult {
+  const result: LoadResult = {
+    rules: [],
+    correlations: [],
+    filters: [],
+    diagnostics: [...parsed.diagnostics],
+  };
   const placeholders = options.placeholders ?? {};
-  const documents = documentsOf(text, source, options.maxChars ?? DEFAULT_MAX_CHARS, result.diagnostics);
+  const documents = parsed.documents;
   documents.forEach((doc, document) => {
     if (doc === null) return;
     if (!isYamlMap(doc)) {

@@ -40,6 +40,7 @@ export function runTae(
     env: {
       ...process.env,
       TAE_HOME: join(cwd, '.tae-home'),
+      TAE_CACHE_DIR: join(cwd, '.tae-cache'),
       TAE_RULE_PACKS: '',
       TAE_TOKEN: '',
       TAE_KEY: '',

@@ -1,0 +1,180 @@
+/**
+ * The on-disk cache of parsed Sigma rule texts. Measured on the 3,141 SigmaHQ rules: YAML
+ * parsing is about a third of loading and is plain data; building detections and mapping log
+ * sources make closures, so they are redone from the cached documents on every run.
+ *
+ * One entry per rule selection, keyed by a SHA-256 of the engine version, this format and
+ * every (source, text) in order; `$TAE_CACHE_DIR`, else `$XDG_CACHE_HOME/threat-analysis-engine`
+ * (~/.cache by default). Files are owner-only, written to a temporary name and renamed, the
+ * directory kept under MAX_CACHE_BYTES by removing the oldest. An entry is local but not
+ * trusted: anything not of the exact shape written (another version, a truncated or foreign
+ * file) is ignored and rebuilt.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import {
+  type ParsedRuleText,
+  parseRuleText,
+  type RuleDiagnostic,
+  YamlNumber,
+  type YamlValue,
+} from '../sigma/index.js';
+import { packageVersion } from './version.js';
+
+/** Bump when the cached shape or the parser's output changes. */
+export const RULE_CACHE_FORMAT = 1;
+/** The directory's bound; the SigmaHQ rules take about 4 MB. */
+const MAX_CACHE_BYTES = 256 << 20;
+const MAX_ENTRY_BYTES = 256 << 20;
+const MAX_DEPTH = 128;
+
+export interface RuleText {
+  readonly source: string;
+  readonly text: string;
+}
+
+/** What the last `parseCached` did, for `TAE_DEBUG` and the tests. */
+export const ruleCacheStats = { hits: 0, misses: 0, parsed: 0, rejected: 0 };
+
+export function ruleCacheDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  if (env.TAE_CACHE_DIR) return env.TAE_CACHE_DIR;
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'threat-analysis-engine');
+}
+
+function keyOf(texts: readonly RuleText[]): string {
+  const h = createHash('sha256');
+  h.update(`tae ${packageVersion()} sigma-parse ${RULE_CACHE_FORMAT}\0`);
+  for (const t of texts) h.update(`${t.source.length}:${t.source}${t.text.length}:`).update(t.text);
+  return h.digest('hex');
+}
+
+class Corrupt extends Error {}
+
+/** The cached value back to parser output; throws Corrupt on anything the parser cannot make. */
+function revive(v: unknown, depth: number): YamlValue {
+  if (depth > MAX_DEPTH) throw new Corrupt('too deep');
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
+  if (Array.isArray(v)) return v.map((x) => revive(x, depth + 1));
+  if (v instanceof Map) {
+    const out = new Map<string, YamlValue>();
+    for (const [k, x] of v) {
+      if (typeof k !== 'string') throw new Corrupt('map key');
+      out.set(k, revive(x, depth + 1));
+    }
+    return out;
+  }
+  if (typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
+    const { text, value } = v as { text?: unknown; value?: unknown };
+    if (typeof text === 'string' && typeof value === 'number' && Object.keys(v).length === 2)
+      return new YamlNumber(text, value);
+  }
+  throw new Corrupt('value');
+}
+
+function diagnosticOf(v: unknown, source: string): RuleDiagnostic {
+  const d = v as Partial<RuleDiagnostic> | null;
+  if (d === null || typeof d !== 'object' || typeof d.code !== 'string' || typeof d.message !== 'string')
+    throw new Corrupt('diagnostic');
+  if (d.source !== source || (d.document !== undefined && typeof d.document !== 'number'))
+    throw new Corrupt('diagnostic');
+  return d as RuleDiagnostic;
+}
+
+function entryOf(raw: unknown, key: string, texts: readonly RuleText[]): ParsedRuleText[] {
+  const e = raw as { format?: unknown; key?: unknown; parsed?: unknown } | null;
+  if (e === null || typeof e !== 'object' || e.format !== RULE_CACHE_FORMAT || e.key !== key)
+    throw new Corrupt('head');
+  if (!Array.isArray(e.parsed) || e.parsed.length !== texts.length) throw new Corrupt('length');
+  return e.parsed.map((p: { documents?: unknown; diagnostics?: unknown } | null, i) => {
+    const source = texts[i]!.source;
+    if (p === null || !Array.isArray(p.documents) || !Array.isArray(p.diagnostics))
+      throw new Corrupt('entry');
+    return {
+      documents: p.documents.map((d) => revive(d, 0)),
+      diagnostics: p.diagnostics.map((d) => diagnosticOf(d, source)),
+    };
+  });
+}
+
+function read(file: string, key: string, texts: readonly RuleText[]): ParsedRuleText[] | undefined {
+  let bytes: Buffer;
+  try {
+    if (statSync(file).size > MAX_ENTRY_BYTES) return undefined;
+    bytes = readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  try {
+    return entryOf(deserialize(bytes), key, texts);
+  } catch {
+    ruleCacheStats.rejected++;
+    return undefined;
+  }
+}
+
+function evict(dir: string, maxBytes: number): void {
+  const files = readdirSync(dir)
+    .filter((n) => /^sigma-[0-9a-f]{64}\.bin$/.test(n))
+    .map((n) => ({ path: join(dir, n), st: statSync(join(dir, n), { throwIfNoEntry: false }) }))
+    .filter((f) => f.st !== undefined)
+    .sort((a, b) => b.st!.mtimeMs - a.st!.mtimeMs);
+  let total = 0;
+  for (const f of files) {
+    total += f.st!.size;
+    if (total > maxBytes) rmSync(f.path, { force: true });
+  }
+}
+
+/** Best effort: a cache that cannot be written costs the next run its parse, nothing else. */
+function write(
+  dir: string,
+  file: string,
+  key: string,
+  parsed: readonly ParsedRuleText[],
+  maxBytes: number,
+): void {
+  try {
+    const bytes = serialize({ format: RULE_CACHE_FORMAT, key, parsed });
+    if (bytes.length > MAX_ENTRY_BYTES) return;
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    writeFileSync(tmp, bytes, { mode: 0o600, flag: 'wx' });
+    renameSync(tmp, file);
+    evict(dir, maxBytes);
+  } catch {
+    // read-only or full disk: run uncached
+  }
+}
+
+/** Each text's parse, from the cache when an entry for exactly these texts is there. */
+export function parseCached(
+  texts: readonly RuleText[],
+  dir: string | false,
+  maxBytes = MAX_CACHE_BYTES,
+): ParsedRuleText[] {
+  const parseAll = () => {
+    ruleCacheStats.parsed += texts.length;
+    return texts.map((t) => parseRuleText(t.text, t.source));
+  };
+  if (dir === false) return parseAll();
+  const key = keyOf(texts);
+  const file = join(dir, `sigma-${key}.bin`);
+  const cached = read(file, key, texts);
+  if (cached !== undefined) {
+    ruleCacheStats.hits++;
+    debug(`sigma rule cache hit ${file} (${texts.length} files)`);
+    return cached;
+  }
+  ruleCacheStats.misses++;
+  const parsed = parseAll();
+  write(dir, file, key, parsed, maxBytes);
+  debug(`sigma rule cache miss, wrote ${file} (${texts.length} files)`);
+  return parsed;
+}
+
+function debug(line: string): void {
+  if (process.env.TAE_DEBUG) process.stderr.write(`tae: debug: ${line}\n`);
+}
