@@ -1,0 +1,154 @@
+/**
+ * The on-disk cache of parsed Sigma rules (src/cli/rule-cache.ts): a second load does not
+ * parse, the cached rules match as the parsed ones, and a corrupt, foreign or tampered entry
+ * is ignored and rebuilt. The parse counter (`ruleCacheStats.parsed`) is the evidence, with
+ * the entry's mtime and the `TAE_DEBUG` line of the CLI.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { serialize } from 'node:v8';
+import { parseCached, RULE_CACHE_FORMAT, ruleCacheDir, ruleCacheStats } from '../src/cli/rule-cache.js';
+import { loadSigmaRules } from '../src/cli/sigma-rules.js';
+import { parseRuleText, YamlNumber } from '../src/sigma/index.js';
+import { ensureBuilt, runTae } from './helpers/cli-binary.js';
+import { writeTriageFixture } from './helpers/triage-fixture.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tae-rule-cache-'));
+writeTriageFixture(dir);
+const rules = join(dir, 'rules');
+
+const entries = (cache: string) => readdirSync(cache).filter((n) => n.endsWith('.bin'));
+const load = (cache: string) => loadSigmaRules({ ruleFiles: [rules], cache });
+
+/** The rules' ids and what they say of one YamlNumber-bearing field, to compare loads. */
+async function fingerprint(cache: string): Promise<string[]> {
+  const { loaded } = await load(cache);
+  return loaded.rules.map((r) => `${r.id} ${r.level} ${JSON.stringify(r.detection)}`);
+}
+
+test('the cache directory is TAE_CACHE_DIR, else XDG_CACHE_HOME/threat-analysis-engine', () => {
+  assert.equal(ruleCacheDir({ TAE_CACHE_DIR: '/c', XDG_CACHE_HOME: '/x' }), '/c');
+  assert.equal(ruleCacheDir({ XDG_CACHE_HOME: '/x' }), join('/x', 'threat-analysis-engine'));
+});
+
+test('a second load of the same rules reads the cache and parses nothing', async () => {
+  const cache = join(dir, 'hit');
+  const parsedBefore = ruleCacheStats.parsed;
+  const first = await fingerprint(cache);
+  assert.equal(ruleCacheStats.parsed - parsedBefore, 5);
+  const [file] = entries(cache);
+  assert.ok(file);
+  assert.equal(statSync(join(cache, file)).mode & 0o777, 0o600);
+  assert.equal(statSync(cache).mode & 0o777, 0o700);
+  const hits = ruleCacheStats.hits;
+  assert.deepEqual(await fingerprint(cache), first);
+  assert.equal(ruleCacheStats.parsed - parsedBefore, 5);
+  assert.equal(ruleCacheStats.hits, hits + 1);
+  // A changed rule is another selection: parsed again, into a second entry.
+  writeFileSync(
+    join(rules, 'r-low.yml'),
+    readFileSync(join(rules, 'r-low.yml'), 'utf8').replace('level: low', 'level: medium'),
+  );
+  await load(cache);
+  assert.equal(ruleCacheStats.parsed - parsedBefore, 10);
+  assert.equal(entries(cache).length, 2);
+  writeFileSync(
+    join(rules, 'r-low.yml'),
+    readFileSync(join(rules, 'r-low.yml'), 'utf8').replace('level: medium', 'level: low'),
+  );
+});
+
+test('plain YAML numbers keep their text through the cache', () => {
+  const texts = [{ source: 'n.yml', text: 'a: 00042\nb: [1.50, x]\n' }];
+  const cache = join(dir, 'numbers');
+  parseCached(texts, cache);
+  const [cached] = parseCached(texts, cache);
+  const doc = cached?.documents[0] as Map<string, unknown>;
+  assert.ok(doc.get('a') instanceof YamlNumber);
+  assert.equal(String(doc.get('a')), '00042');
+  assert.deepEqual(cached, parseRuleText(texts[0]!.text, 'n.yml'));
+});
+
+test('a corrupt, foreign or tampered entry is ignored and rebuilt', async () => {
+  const cache = join(dir, 'corrupt');
+  const good = await fingerprint(cache);
+  const [name] = entries(cache);
+  const file = join(cache, name!);
+  const key = name!.slice('sigma-'.length, -'.bin'.length);
+  const bad: [string, Uint8Array][] = [
+    ['garbage', Buffer.from('not a v8 value at all')],
+    ['truncated', readFileSync(file).subarray(0, 100)],
+    ['another format', serialize({ format: RULE_CACHE_FORMAT + 1, key, parsed: [] })],
+    ['another key', serialize({ format: RULE_CACHE_FORMAT, key: '0'.repeat(64), parsed: [] })],
+    [
+      'a date for a value',
+      serialize({
+        format: RULE_CACHE_FORMAT,
+        key,
+        parsed: Array(5).fill({ documents: [new Date()], diagnostics: [] }),
+      }),
+    ],
+    [
+      'a number map key',
+      serialize({
+        format: RULE_CACHE_FORMAT,
+        key,
+        parsed: Array(5).fill({ documents: [new Map([[1, 'x']])], diagnostics: [] }),
+      }),
+    ],
+  ];
+  for (const [what, bytes] of bad) {
+    writeFileSync(file, bytes);
+    const parsed = ruleCacheStats.parsed;
+    assert.deepEqual(await fingerprint(cache), good, what);
+    assert.equal(ruleCacheStats.parsed - parsed, 5, `${what}: parsed again`);
+    const again = ruleCacheStats.parsed;
+    await load(cache);
+    assert.equal(ruleCacheStats.parsed, again, `${what}: the rebuilt entry is used`);
+  }
+});
+
+test('the cache directory is kept under its size bound by removing the oldest entries', () => {
+  const cache = join(dir, 'bounded');
+  const text = (n: number) => [{ source: `${n}.yml`, text: `title: rule ${n}\npad: ${'x'.repeat(4000)}\n` }];
+  parseCached(text(1), cache, 10_000);
+  const [oldest] = entries(cache);
+  utimesSync(join(cache, oldest!), new Date(1_000_000), new Date(1_000_000));
+  parseCached(text(2), cache, 10_000);
+  parseCached(text(3), cache, 10_000);
+  const left = entries(cache);
+  assert.equal(left.length, 2);
+  assert.ok(!left.includes(oldest!));
+});
+
+test('--no-cache parses without reading or writing the cache', async () => {
+  const parsed = ruleCacheStats.parsed;
+  await loadSigmaRules({ ruleFiles: [rules], cache: false });
+  await loadSigmaRules({ ruleFiles: [rules], cache: false });
+  assert.equal(ruleCacheStats.parsed - parsed, 10);
+});
+
+test('tae sigma: the second run says it hit the cache and leaves the entry untouched', () => {
+  ensureBuilt();
+  const env = { TAE_DEBUG: '1', TAE_CACHE_DIR: join(dir, 'cli-cache') };
+  const run = (...extra: string[]) => runTae(dir, ['sigma', '--rule', 'rules', ...extra, 'triage.evtx'], env);
+  const first = run();
+  assert.equal(first.status, 0, first.stderr);
+  assert.match(
+    first.stderr,
+    /tae: debug: sigma rule cache miss, wrote .*sigma-[0-9a-f]{64}\.bin \(5 files\)/,
+  );
+  const [name] = entries(env.TAE_CACHE_DIR);
+  const path = join(env.TAE_CACHE_DIR, name!);
+  utimesSync(path, new Date(2_000_000), new Date(2_000_000));
+  const second = run();
+  assert.match(second.stderr, /tae: debug: sigma rule cache hit .*\(5 files\)/);
+  assert.equal(second.stdout, first.stdout);
+  assert.equal(statSync(path).mtimeMs, 2_000_000);
+  const bypass = run('--no-cache');
+  assert.doesNotMatch(bypass.stderr, /rule cache/);
+  assert.equal(bypass.stdout, first.stdout);
+});
