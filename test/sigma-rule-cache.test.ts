@@ -152,3 +152,28 @@ test('tae sigma: the second run says it hit the cache and leaves the entry untou
   assert.doesNotMatch(bypass.stderr, /rule cache/);
   assert.equal(bypass.stdout, first.stdout);
 });
+
+test('tae yara keeps the compiled rules owner-only in the cache and reuses them on the next run', () => {
+  ensureBuilt();
+  writeFileSync(join(dir, 'marker.yar'), 'rule marker { strings: $a = "TRIAGE-MARKER" condition: $a }\n');
+  writeFileSync(join(dir, 'target.bin'), 'xx TRIAGE-MARKER xx');
+  const cache = join(dir, 'yara-cache');
+  const run = (...extra: string[]) =>
+    runTae(dir, ['yara', '--rule', 'marker.yar', '--json', ...extra, 'target.bin'], { TAE_CACHE_DIR: cache });
+  const first = run();
+  assert.equal(first.status, 0, first.stderr);
+  const [name, ...more] = readdirSync(join(cache, 'yara'));
+  assert.match(name ?? '', /^[0-9a-f]{64}\.yarx$/);
+  assert.deepEqual(more, []);
+  const path = join(cache, 'yara', name!);
+  assert.equal(statSync(path).mode & 0o777, 0o600);
+  utimesSync(path, new Date(3_000_000), new Date(3_000_000));
+  const second = run();
+  assert.equal(second.stdout, first.stdout);
+  assert.match(first.stdout, /marker/);
+  assert.equal(statSync(path).mtimeMs, 3_000_000, 'read, not rewritten');
+  writeFileSync(path, 'TAEYARC1 truncated');
+  const rebuilt = run();
+  assert.equal(rebuilt.stdout, first.stdout);
+  assert.ok(statSync(path).size > 100, 'a corrupt entry is compiled again and rewritten');
+});

@@ -115,9 +115,9 @@ function read(file: string, key: string, texts: readonly RuleText[]): ParsedRule
   }
 }
 
-function evict(dir: string, maxBytes: number): void {
+function evict(dir: string, maxBytes: number, entry = /^sigma-[0-9a-f]{64}\.bin$/): void {
   const files = readdirSync(dir)
-    .filter((n) => /^sigma-[0-9a-f]{64}\.bin$/.test(n))
+    .filter((n) => entry.test(n))
     .map((n) => ({ path: join(dir, n), st: statSync(join(dir, n), { throwIfNoEntry: false }) }))
     .filter((f) => f.st !== undefined)
     .sort((a, b) => b.st!.mtimeMs - a.st!.mtimeMs);
@@ -173,6 +173,22 @@ export function parseCached(
   write(dir, file, key, parsed, maxBytes);
   debug(`sigma rule cache miss, wrote ${file} (${texts.length} files)`);
   return parsed;
+}
+
+/**
+ * Where `tae yara` keeps YARA-X's serialized rules (src/yara/cache.ts checks each entry's magic
+ * and sha256): created owner-only here and trimmed to the same bound before a run; undefined
+ * when it cannot be made (the run then compiles as before).
+ */
+export function yaraCacheDir(base: string = ruleCacheDir(), maxBytes = MAX_CACHE_BYTES): string | undefined {
+  const dir = join(base, 'yara');
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    evict(dir, maxBytes, /^[0-9a-f]{64}\.yarx$/);
+    return dir;
+  } catch {
+    return undefined;
+  }
 }
 
 function debug(line: string): void {

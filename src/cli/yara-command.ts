@@ -20,6 +20,7 @@ import { collect, dataOption, intFlag, ruleLibraryDir, warn } from './common.js'
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
 import { writeRecords } from './output.js';
 import { column, type Row } from './records.js';
+import { yaraCacheDir } from './rule-cache.js';
 
 interface YaraFlags extends FormatFlags {
   rule?: string[];
@@ -28,6 +29,7 @@ interface YaraFlags extends FormatFlags {
   threads?: string;
   timeout?: string;
   failOnMatch?: boolean;
+  cache?: boolean;
 }
 
 /** External variables signature-base and other packs declare (as the engine's community runs). */
@@ -48,7 +50,8 @@ export function yaraCommand(program: Command, setExit: (code: number) => void): 
     .addOption(dataOption())
     .option('-t, --threads <n>', 'scan threads (default 2)')
     .option('--timeout <seconds>', 'per-file scan timeout (default 30)')
-    .option('--fail-on-match', 'exit 1 when any rule matched');
+    .option('--fail-on-match', 'exit 1 when any rule matched')
+    .option('--no-cache', 'compile the rules again instead of using the compiled-rules cache');
   formatOptions(command, { timesketch: false }).action(async (files: string[], flags: YaraFlags) => {
     setExit(await runYaraCommand(files, flags));
   });
@@ -131,9 +134,11 @@ async function runYaraCommand(paths: string[], flags: YaraFlags): Promise<number
   const threads = intFlag('--threads', flags.threads, 1, 64);
   const timeout = intFlag('--timeout', flags.timeout, 1, 3600);
   const files = filesUnder(paths);
+  const cacheDir = flags.cache === false ? undefined : yaraCacheDir();
   const engine = new YaraEngine({
     ...(threads !== undefined ? { threads } : {}),
     ...(timeout !== undefined ? { scanTimeoutMs: timeout * 1000 } : {}),
+    ...(cacheDir !== undefined ? { cacheDir } : {}),
   });
   try {
     const rules = await compileYaraFlags(engine, flags);

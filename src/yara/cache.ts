@@ -115,9 +115,9 @@ export async function persist(dir: string, rules: CompiledRuleSet): Promise<void
   length.writeUInt32LE(json.length);
   const target = fileOf(dir, rules.hash);
   const temporary = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   try {
-    await writeFile(temporary, Buffer.concat([MAGIC, length, json, rules.serialized]));
+    await writeFile(temporary, Buffer.concat([MAGIC, length, json, rules.serialized]), { mode: 0o600 });
     await rename(temporary, target);
   } catch (e) {
     await rm(temporary, { force: true });
