@@ -144,6 +144,7 @@ test('bad triage values are usage errors (exit 2) naming the flag', () => {
     [['--status', 'stable,bogus'], /--status .*"bogus"/],
     [['--from', 'yesterday'], /--from must be an ISO 8601 time/],
     [['--to', '2026-13-45'], /--to must be an ISO 8601 time/],
+    [['--to', '2026-02-30T00:00:00Z'], /--to must be an ISO 8601 time/],
     [['--from', '2026-03-02', '--to', '2026-03-01'], /--from must not be after --to/],
     [['--exclude-file', 'missing.txt'], /--exclude-file: cannot read missing.txt: ENOENT/],
     [['--include-rule', ' '], /--include-rule needs/],

@@ -139,6 +139,8 @@ export function timeFlag(flag: string, value: string | undefined): number | unde
   else if (/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.test(v)) {
     const zoned = /(Z|[+-]\d{2}:?\d{2})$/i.test(v) || v.length === 10 ? v : `${v}Z`;
     ms = Date.parse(zoned.replace(' ', 'T').replace(/(\.\d{3})\d+/, '$1'));
+    const [y, m, d] = v.slice(0, 10).split('-').map(Number) as [number, number, number];
+    if (new Date(Date.UTC(y, m - 1, d)).getUTCDate() !== d || m < 1 || m > 12) ms = Number.NaN; // 2026-02-30
   }
   if (!Number.isFinite(ms))
     throw usage(
