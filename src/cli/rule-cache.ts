@@ -191,6 +191,7 @@ export function yaraCacheDir(base: string = ruleCacheDir(), maxBytes = MAX_CACHE
   }
 }
 
-function debug(line: string): void {
+/** `tae: debug: …` on stderr when $TAE_DEBUG is set (cache hits and load phases). */
+export function debug(line: string): void {
   if (process.env.TAE_DEBUG) process.stderr.write(`tae: debug: ${line}\n`);
 }

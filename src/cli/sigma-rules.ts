@@ -17,7 +17,7 @@ import {
   type RuleSet,
 } from '../sigma/index.js';
 import { plural, ruleLibraryDir, warn } from './common.js';
-import { parseCached, type RuleText, ruleCacheDir } from './rule-cache.js';
+import { debug, parseCached, type RuleText, ruleCacheDir } from './rule-cache.js';
 import { chooseRules, type RuleChoice } from './rule-filter.js';
 
 export interface SigmaChoice {
@@ -113,7 +113,9 @@ export async function loadSigmaRules(choice: SigmaChoice): Promise<SigmaRules> {
     texts.push(...library.sources);
     placeholders = library.placeholders;
   }
+  const t0 = performance.now();
   const parsed = parseCached(texts, choice.cache ?? ruleCacheDir());
+  const t1 = performance.now();
   // Rule files take no placeholders (as before); library texts take the library's.
   const all = merge(
     parsed.map((p, i) => loadParsedRules(p, texts[i]!.source, i < fileCount ? {} : { placeholders })),
@@ -135,7 +137,10 @@ export async function loadSigmaRules(choice: SigmaChoice): Promise<SigmaRules> {
       `no Sigma rule loaded${first ? `: ${first.source}: ${first.message}` : ''}`,
     );
   }
+  const t2 = performance.now();
   const ruleSet = compileRuleSet({ rules: loaded.rules, filters: loaded.filters });
+  const ms = (a: number, b: number) => `${Math.round(b - a)} ms`;
+  debug(`sigma rules: parse ${ms(t0, t1)}, build ${ms(t1, t2)}, rule set ${ms(t2, performance.now())}`);
   const label = `${plural(loaded.rules.length, 'rule')}${loaded.correlations.length ? `, ${plural(loaded.correlations.length, 'correlation')}` : ''}${left > 0 ? ` (${left} left out by the rule filters)` : ''}`;
   return { loaded, ruleSet, label };
 }
