@@ -7,7 +7,7 @@ import { decodeResult, utcText } from '../jobs/index.js';
 import type { JobRow } from '../store/index.js';
 import type { Caller } from './callers.js';
 import type { ServiceContext } from './context.js';
-import { endpointError, keyError } from './error-table.js';
+import { type ErrorSlug, endpointError, keyError } from './error-table.js';
 import { removeJobs } from './removal.js';
 import type {
   Auth,
@@ -73,7 +73,7 @@ export async function deleteJobs(
   request: DeleteRequest,
   auth: Auth,
 ): Promise<MessageResponse> {
-  const E = (slug: string) => () => endpointError(`deleteJobs.${slug}`);
+  const E = (slug: ErrorSlug<'deleteJobs'>) => () => endpointError(`deleteJobs.${slug}`);
   const caller = s.callers.identify(auth.token, { unknown: E('unauthorized'), missing: E('unauthorized') });
   const ids = idList(isRecord(request) ? request.ids : undefined, s.limits.maxIdsPerRequest, {
     empty: E('badId'),
@@ -90,7 +90,7 @@ export async function cancelJob(
   request: JobRequest,
   auth: Auth,
 ): Promise<MessageResponse> {
-  const E = (slug: string) => () => endpointError(`cancelJob.${slug}`);
+  const E = (slug: ErrorSlug<'cancelJob'>) => () => endpointError(`cancelJob.${slug}`);
   const caller = s.callers.identify(auth.token, { unknown: E('unauthorized'), missing: E('unauthorized') });
   const raw = jobIdOf(request);
   if (!isUuid(raw)) throw E('badId')();
