@@ -72,7 +72,7 @@ interface Scenario {
 const s = (name: string, req: Scenario['req'], vars?: Record<string, string>): Scenario =>
   vars === undefined ? { name, req } : { name, req, vars };
 const post = (path: string, json: unknown, auth: Auth = {}): Req => ({ method: 'POST', path, json, auth });
-const upload = (files: Req['files'], auth: Auth = {}): Req => ({
+const upload = (files: NonNullable<Req['files']>, auth: Auth = {}): Req => ({
   method: 'POST',
   path: '/upload',
   files,
