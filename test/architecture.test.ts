@@ -20,7 +20,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   rules: ['errors', 'sigma', 'native'],
   analysis: ['errors', 'evtx', 'sigma'],
   crypto: ['errors'],
-  report: ['errors', 'analysis'],
+  report: ['errors', 'analysis', 'sigma'],
   http: ['errors', 'service'],
   search: ['errors', 'evtx', 'analysis', 'lookup', 'native'],
   store: ['errors', 'crypto', 'native'],

@@ -10,9 +10,10 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { TaeError } from '../errors/index.js';
 import { buildReport } from '../report/index.js';
+import { levelRank, type SigmaLevel } from '../sigma/index.js';
 import { findingRecords, keyEvents, reportRules, resultsDocument, summaryText } from './analyze-output.js';
 import { type AnalyzeProgress, type AnalyzeResult, analyzeFiles } from './analyze-run.js';
-import { collect, dataOption, failOnOption, intFlag, type Level, levelRank } from './common.js';
+import { collect, dataOption, failOnOption, intFlag } from './common.js';
 import { DecodeReport } from './decode-report.js';
 import { EXIT, runExit } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
@@ -29,7 +30,7 @@ interface AnalyzeFlags extends FormatFlags {
   out?: string;
   html?: string;
   title?: string;
-  failOn?: Level;
+  failOn?: SigmaLevel;
   quiet?: boolean;
 }
 

@@ -4,7 +4,8 @@
  * every match (rule title, id, level, the event's record id, time, computer, channel, file).
  */
 import type { Command } from 'commander';
-import { collect, dataOption, failOnOption, intFlag, type Level, levelRank, plural } from './common.js';
+import { levelRank, type SigmaLevel } from '../sigma/index.js';
+import { collect, dataOption, failOnOption, intFlag, plural } from './common.js';
 import { DecodeReport } from './decode-report.js';
 import type { Detections } from './detections.js';
 import { matchRecords } from './detections.js';
@@ -21,7 +22,7 @@ interface SigmaFlags extends FormatFlags {
   pack?: string[];
   data?: string;
   threads?: string;
-  failOn?: Level;
+  failOn?: SigmaLevel;
 }
 
 export function sigmaCommand(program: Command, setExit: (code: number) => void): void {

@@ -4,9 +4,9 @@
  * token the file is public and stored as is. The files of one upload appear together or not
  * at all: contents are made durable first, then all rows commit in one transaction.
  */
+import { formatTime } from '../analysis/index.js';
 import { AAD, newDataKey, newId, seal } from '../crypto/index.js';
 import { isTaeError } from '../errors/index.js';
-import { utcText } from '../jobs/index.js';
 import { type BlobWriter, type FileRow, writeContent } from '../store/index.js';
 import type { ServiceContext } from './context.js';
 import { type ErrorSlug, endpointError } from './error-table.js';
@@ -120,7 +120,7 @@ export async function listFiles(s: ServiceContext, auth: Auth): Promise<FileList
       .map((f) => [
         f.id,
         f.name,
-        utcText(f.createdAt),
+        `${formatTime(f.createdAt)} UTC`,
         f.visibility,
         f.wrappedKey ? 'encrypted' : 'unencrypted',
       ]),

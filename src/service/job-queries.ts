@@ -2,8 +2,9 @@
  * Job status, list, delete and cancel. Reading a private job needs its owner's token and key;
  * a poll with the key also re-arms a private job that a restart left waiting for it.
  */
+import { formatTime } from '../analysis/index.js';
 import { isUuid } from '../crypto/index.js';
-import { decodeResult, utcText } from '../jobs/index.js';
+import { decodeResult } from '../jobs/index.js';
 import type { JobRow } from '../store/index.js';
 import type { Caller } from './callers.js';
 import type { ServiceContext } from './context.js';
@@ -64,7 +65,7 @@ export async function listJobs(s: ServiceContext, auth: Auth): Promise<JobListRe
   return {
     jobs: s.store.jobs
       .listByOwner(caller.owner!)
-      .map((j) => [j.id, j.name, j.status, utcText(j.createdAt), j.visibility, j.type]),
+      .map((j) => [j.id, j.name, j.status, `${formatTime(j.createdAt)} UTC`, j.visibility, j.type]),
   };
 }
 

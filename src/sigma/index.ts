@@ -72,6 +72,7 @@ export {
   type CorrelationType,
   LEVELS,
   type LogSource,
+  levelRank,
   type RelatedRule,
   type RuleMeta,
   type RuleStats,
