@@ -15,7 +15,7 @@ import { findingRecords, keyEvents, reportRules, resultsDocument, summaryText } 
 import { type AnalyzeProgress, type AnalyzeResult, analyzeFiles } from './analyze-run.js';
 import { collect, dataOption, failOnOption, intFlag } from './common.js';
 import { DecodeReport } from './decode-report.js';
-import { EXIT, runExit } from './exit-codes.js';
+import { EXIT, type ExitCode, runExit } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
 import { Output, writeRecords } from './output.js';
 import { bytesText, Progress } from './progress.js';
@@ -34,7 +34,7 @@ interface AnalyzeFlags extends FormatFlags {
   quiet?: boolean;
 }
 
-export function analyzeCommand(program: Command, setExit: (code: number) => void): void {
+export function analyzeCommand(program: Command, setExit: (code: ExitCode) => void): void {
   const command = program
     .command('analyze')
     .description('run the full EVTX analysis (a parse job, in this process) and summarise it')
@@ -75,7 +75,7 @@ function reportTime(): number {
   return epoch !== undefined && /^\d+$/.test(epoch) ? Number(epoch) * 1000 : Date.now();
 }
 
-async function runAnalyze(files: string[], flags: AnalyzeFlags): Promise<number> {
+async function runAnalyze(files: string[], flags: AnalyzeFlags): Promise<ExitCode> {
   const format = formatOf(flags);
   const threads = intFlag('--threads', flags.threads, 0, 64) ?? 0;
   const wantsSigma = flags.sigma === true || (flags.rule?.length ?? 0) > 0 || (flags.pack?.length ?? 0) > 0;

@@ -9,7 +9,7 @@ import { collect, dataOption, failOnOption, intFlag, plural } from './common.js'
 import { DecodeReport } from './decode-report.js';
 import type { Detections } from './detections.js';
 import { matchRecords } from './detections.js';
-import { EXIT, runExit } from './exit-codes.js';
+import { EXIT, type ExitCode, runExit } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
 import { writeRecords } from './output.js';
 import { Progress } from './progress.js';
@@ -25,7 +25,7 @@ interface SigmaFlags extends FormatFlags {
   failOn?: SigmaLevel;
 }
 
-export function sigmaCommand(program: Command, setExit: (code: number) => void): void {
+export function sigmaCommand(program: Command, setExit: (code: ExitCode) => void): void {
   const command = program
     .command('sigma')
     .description('run Sigma rules over EVTX, JSON or event XML files')
@@ -66,7 +66,7 @@ function ruleRecords(d: Detections, events: number): RecordSet {
   };
 }
 
-async function runSigmaCommand(inputs: string[], flags: SigmaFlags): Promise<number> {
+async function runSigmaCommand(inputs: string[], flags: SigmaFlags): Promise<ExitCode> {
   const format = formatOf(flags);
   const threads = intFlag('--threads', flags.threads, 0, 64) ?? 0;
   const rules = await loadSigmaRules({

@@ -17,6 +17,7 @@ import {
   YaraEngine,
 } from '../yara/index.js';
 import { collect, dataOption, intFlag, ruleLibraryDir, warn } from './common.js';
+import { type ExitCode, runExit } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
 import { writeRecords } from './output.js';
 import { column, type Row } from './records.js';
@@ -34,7 +35,7 @@ interface YaraFlags extends FormatFlags {
 const PACK_VARIABLES = PACK_EXTERNAL_VARIABLES;
 const MAX_FILES = 100_000;
 
-export function yaraCommand(program: Command, setExit: (code: number) => void): void {
+export function yaraCommand(program: Command, setExit: (code: ExitCode) => void): void {
   const command = program
     .command('yara')
     .description('scan files with YARA-X rules')
@@ -121,7 +122,7 @@ function readRule(path: string): string {
 
 const metaText = (v: unknown) => (v === undefined || v === null ? null : String(v));
 
-async function runYaraCommand(paths: string[], flags: YaraFlags): Promise<number> {
+async function runYaraCommand(paths: string[], flags: YaraFlags): Promise<ExitCode> {
   const format = formatOf(flags);
   const threads = intFlag('--threads', flags.threads, 1, 64);
   const timeout = intFlag('--timeout', flags.timeout, 1, 3600);
@@ -177,8 +178,11 @@ async function runYaraCommand(paths: string[], flags: YaraFlags): Promise<number
       { columns, rows, empty: `No YARA rule matched (${files.length} files scanned).` },
       format,
     );
-    if (failed > 0) return 3;
-    return flags.failOnMatch && rows.length > 0 ? 1 : 0;
+    return runExit({
+      unreadable: failed,
+      recordsLost: false,
+      findings: flags.failOnMatch === true && rows.length > 0,
+    });
   } finally {
     await engine.close();
   }
