@@ -41,9 +41,7 @@ child.stdout.on('data', (chunk) => {
     if (line.startsWith('✖ failing tests')) failing = true;
     if (
       failing ||
-      /^ℹ (tests|pass|fail|skipped|duration_ms) |all files|threshold|^ℹ start of coverage report/.test(
-        line,
-      )
+      /^ℹ (tests|pass|fail|skipped|duration_ms) |all files|threshold|^ℹ start of coverage report/.test(line)
     )
       process.stdout.write(`${line}\n`);
   }
