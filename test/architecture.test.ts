@@ -4,8 +4,10 @@ import { join, relative, sep } from 'node:path';
 import { test } from 'node:test';
 
 /**
- * Which src/ folders each folder may import; `native` is the top-level seam to native
- * packages. The core (evtx, sigma, lookup) stays pure: no I/O modules.
+ * Which src/ folders each folder may import: exactly the edges in use, so a new edge is a
+ * decision (made here and in the README's layout table, which the last test compares).
+ * `native` is the top-level seam to native packages; `.` is src/index.ts, the front door. The
+ * core (evtx, sigma, lookup, analysis) stays pure: no I/O modules.
  */
 const ALLOWED: Record<string, readonly string[]> = {
   errors: [],
@@ -15,34 +17,21 @@ const ALLOWED: Record<string, readonly string[]> = {
   sigma: ['errors', 'evtx', 'base64'],
   lookup: ['errors'],
   yara: ['errors', 'native', 'base64'],
-  rules: ['errors', 'sigma', 'yara', 'native'],
-  analysis: ['errors', 'evtx', 'sigma', 'lookup'],
+  rules: ['errors', 'sigma', 'native'],
+  analysis: ['errors', 'evtx', 'sigma'],
   payloads: ['errors', 'evtx', 'base64'],
   crypto: ['errors'],
-  report: ['errors', 'analysis'],
+  report: ['errors', 'analysis', 'sigma'],
   http: ['errors', 'service'],
-  search: ['errors', 'evtx', 'analysis', 'lookup', 'crypto', 'native'],
+  search: ['errors', 'evtx', 'analysis', 'lookup', 'native'],
   store: ['errors', 'crypto', 'native'],
-  jobs: [
-    'errors',
-    'store',
-    'crypto',
-    'evtx',
-    'parse',
-    'sigma',
-    'yara',
-    'rules',
-    'analysis',
-    'lookup',
-    'search',
-  ],
+  jobs: ['errors', 'store', 'crypto', 'parse', 'sigma', 'yara', 'analysis', 'lookup', 'search'],
   service: [
     'errors',
     'base64',
     'store',
     'crypto',
     'jobs',
-    'evtx',
     'parse',
     'sigma',
     'yara',
@@ -52,7 +41,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'search',
   ],
   /** Compositions for embedders (buildIndex, search): the job's pipeline without the Engine. */
-  library: ['errors', 'evtx', 'parse', 'sigma', 'rules', 'analysis', 'lookup', 'search', 'native'],
+  library: ['errors', 'parse', 'sigma', 'analysis', 'lookup', 'search', 'native'],
   cli: [
     'errors',
     'evtx',
@@ -62,34 +51,14 @@ const ALLOWED: Record<string, readonly string[]> = {
     'rules',
     'lookup',
     'service',
-    'search',
     'http',
     'report',
     'analysis',
-    'jobs',
     'payloads',
   ],
   /** The published subpath entries (`threat-analysis-engine/evtx`, …): re-exports only. */
   entry: ['errors', 'evtx', 'parse', 'sigma', 'yara', 'lookup', 'search', 'library', 'service', 'http'],
-  '.': [
-    'errors',
-    'evtx',
-    'parse',
-    'sigma',
-    'yara',
-    'rules',
-    'lookup',
-    'analysis',
-    'crypto',
-    'store',
-    'jobs',
-    'service',
-    'cli',
-    'search',
-    'library',
-    'http',
-    'report',
-  ],
+  '.': ['errors', 'evtx', 'parse', 'sigma', 'yara', 'lookup', 'search', 'library'],
 };
 /** Node built-ins a pure module must not touch (node:crypto's randomBytes and zlib's crc32 are pure). */
 const IO_MODULES = [
@@ -116,6 +85,9 @@ const folderOf = (file: string): string => {
 
 const IMPORT = /^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm;
 
+/** Every edge of ALLOWED, as `from -> to`, to find the ones no import uses. */
+const unused = new Set(Object.entries(ALLOWED).flatMap(([from, tos]) => tos.map((to) => `${from} -> ${to}`)));
+
 test('src folders import only the folders their layer allows, and only through index.ts', () => {
   const problems: string[] = [];
   for (const file of sources('src')) {
@@ -128,12 +100,14 @@ test('src folders import only the folders their layer allows, and only through i
       const target = join(file, '..', spec);
       const to = folderOf(target);
       if (to === from) continue;
+      unused.delete(`${from} -> ${to}`);
       if (!(ALLOWED[from] ?? []).includes(to)) problems.push(`${file}: ${from} must not import ${to}`);
       if (to !== '.' && to !== 'native' && !target.endsWith(`${sep}index.js`))
         problems.push(`${file}: import ${to} through its index.ts`);
     }
   }
   assert.deepEqual(problems, []);
+  assert.deepEqual([...unused], [], 'allowed edges no import uses: remove them');
 });
 
 test('every src folder is listed in the allowed-imports table', () => {
@@ -150,4 +124,34 @@ test('no source file exceeds 400 lines without a stated reason at its top', () =
     if (lines > 400)
       assert.match(text.slice(0, 600), /over 400 lines because/i, `${file} has ${lines} lines`);
   }
+});
+
+/**
+ * The README's layout table, `may import` column: per `src/<folder>` (or `src/index.ts`) row
+ * the folders as a comma list, `–` for none. A row may name several folders sharing one list.
+ */
+function readmeLayout(): Record<string, string[]> {
+  const readme = readFileSync('README.md', 'utf8');
+  const section = readme.slice(
+    readme.indexOf('## Layout'),
+    readme.indexOf('\n## ', readme.indexOf('## Layout') + 1),
+  );
+  const layout: Record<string, string[]> = {};
+  for (const line of section.split('\n').filter((l) => l.startsWith('| `src/'))) {
+    const [, names = '', , mayImport = ''] = line.split('|').map((c) => c.trim());
+    const list = mayImport === '–' ? [] : mayImport.split(',').map((n) => n.trim());
+    for (const [, name] of names.matchAll(/`src\/([\w.]+)`/g))
+      layout[name === 'index.ts' ? '.' : name!] = list;
+  }
+  return layout;
+}
+
+test("the README's layout table says what ALLOWED says", () => {
+  const sorted = (table: Record<string, readonly string[]>) =>
+    Object.fromEntries(
+      Object.entries(table)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, v]) => [k, [...v].sort()]),
+    );
+  assert.deepEqual(sorted(readmeLayout()), sorted(ALLOWED));
 });

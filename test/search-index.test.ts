@@ -416,7 +416,7 @@ describe('time window and paging', () => {
 
   test('page 10 of 100 is events 901 to 1,000 in (timestamp, record id) order; past the end is empty', () => {
     const want = naive(all, { ...query({}), fields: [] });
-    assert.ok(want.length > 1000);
+    assert.equal(want.length, 1210);
     const page10 = index.search(query({ page: 10, show: 100 }));
     assert.deepEqual(
       page10,

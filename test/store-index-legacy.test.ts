@@ -15,7 +15,7 @@ import { writeEvtx } from '../fixtures/evtx-writer/index.js';
 import { openSqlite } from '../native/sqlite.js';
 import { AAD, deriveOwnerKey, open, SegmentSealer, tokenDigest } from '../src/crypto/index.js';
 import { isTaeError } from '../src/errors/index.js';
-import { type Auth, Engine } from '../src/service/index.js';
+import { Engine } from '../src/service/index.js';
 import { indexAad, indexFileKey, SCHEMA_VERSION } from '../src/store/index.js';
 import { filesContaining, markerNeedles } from './helpers/marker-scan.js';
 import { smallLogEvents } from './helpers/small-log.js';
@@ -27,7 +27,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 const query = (job_id: string) => ({ job_id, search: MARKER.toLowerCase(), browse_events: true, show: 100 });
 
 /** Turns the job's index file back into the layout before schema 3: a sealed image in rows. */
-async function makeLegacy(jobId: string, owner: Required<Auth>): Promise<void> {
+async function makeLegacy(jobId: string, owner: { token: string; encKey: string }): Promise<void> {
   const db = openSqlite(join(dir, 'engine.db'));
   try {
     const salt = (

@@ -50,7 +50,7 @@ export {
   type SigmaPassOptions,
   type SigmaPassRules,
 } from './sigma-pass.js';
-export { formatTime } from './text.js';
+export { clip, formatTime } from './text.js';
 export {
   type EventSource,
   RESULT_TYPES,

@@ -15,8 +15,8 @@ export const isBlank = (s: string): boolean =>
 const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
 
 /** `YYYY-MM-DD HH:MM:SS` in UTC (the spec's timestamp text), or '-' for no time. */
-export function formatTime(ms: number): string {
-  if (!Number.isFinite(ms)) return '-';
+export function formatTime(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '-';
   const d = new Date(ms);
   if (Number.isNaN(d.getTime())) return '-';
   return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;

@@ -10,11 +10,12 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { TaeError } from '../errors/index.js';
 import { buildReport } from '../report/index.js';
+import { levelRank, type SigmaLevel } from '../sigma/index.js';
 import { findingRecords, keyEvents, reportRules, resultsDocument, summaryText } from './analyze-output.js';
 import { type AnalyzeProgress, type AnalyzeResult, analyzeFiles } from './analyze-run.js';
-import { collect, dataOption, failOnOption, intFlag, type Level, levelRank } from './common.js';
+import { collect, dataOption, failOnOption, intFlag } from './common.js';
 import { DecodeReport } from './decode-report.js';
-import { EXIT, runExit } from './exit-codes.js';
+import { EXIT, type ExitCode, runExit } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
 import { Output, writeRecords } from './output.js';
 import { bytesText, Progress } from './progress.js';
@@ -32,11 +33,11 @@ interface AnalyzeFlags extends FormatFlags, TriageFlags {
   out?: string;
   html?: string;
   title?: string;
-  failOn?: Level;
+  failOn?: SigmaLevel;
   quiet?: boolean;
 }
 
-export function analyzeCommand(program: Command, setExit: (code: number) => void): void {
+export function analyzeCommand(program: Command, setExit: (code: ExitCode) => void): void {
   const command = program
     .command('analyze')
     .description('run the full EVTX analysis (a parse job, in this process) and summarise it')
@@ -79,7 +80,7 @@ function reportTime(): number {
   return epoch !== undefined && /^\d+$/.test(epoch) ? Number(epoch) * 1000 : Date.now();
 }
 
-async function runAnalyze(files: string[], flags: AnalyzeFlags): Promise<number> {
+async function runAnalyze(files: string[], flags: AnalyzeFlags): Promise<ExitCode> {
   const format = formatOf(flags);
   const threads = intFlag('--threads', flags.threads, 0, 64) ?? 0;
   const wantsSigma = flags.sigma === true || (flags.rule?.length ?? 0) > 0 || (flags.pack?.length ?? 0) > 0;

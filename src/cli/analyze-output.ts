@@ -3,10 +3,11 @@
  * top findings), the findings as records for the other formats, the JSON results document and
  * the report's Sigma rule details.
  */
-import type { Insight, TimelineEntry } from '../analysis/index.js';
+import { clip, formatTime, type Insight, type TimelineEntry } from '../analysis/index.js';
 import type { ReportRule } from '../report/index.js';
+import { levelRank } from '../sigma/index.js';
 import type { AnalyzeResult } from './analyze-run.js';
-import { levelRank, plural } from './common.js';
+import { plural } from './common.js';
 import { type Detections, matchRecords } from './detections.js';
 import { column, isoTime, type RecordSet } from './records.js';
 import type { SigmaRules } from './sigma-rules.js';
@@ -25,12 +26,7 @@ export function keyEvents(insights: readonly Insight[]): TimelineEntry[] {
   return [];
 }
 
-const clip = (s: string, max: number) => {
-  const one = s.replace(/\s+/g, ' ').trim();
-  return one.length <= max ? one : `${one.slice(0, max - 1)}…`;
-};
-const utc = (ms: number) =>
-  Number.isFinite(ms) ? new Date(ms).toISOString().slice(0, 19).replace('T', ' ') : '-';
+const clipLine = (s: string, max: number) => clip(s.replace(/\s+/g, ' ').trim(), max);
 
 /** The description, led by the short name unless it already starts with it. */
 const findingText = (f: TimelineEntry) =>
@@ -65,7 +61,7 @@ export function summaryText(
         : '') +
       lossNote(result.diagnostics),
     `Time range: ${o.first_event ?? '-'} .. ${o.last_event ?? '-'} UTC`,
-    `Computers: ${clip(o.computers ?? '-', 160)}`,
+    `Computers: ${clipLine(o.computers ?? '-', 160)}`,
   ];
   if (result.failures.length > 0)
     lines.push(`Unreadable: ${result.failures.map((f) => f.message).join('; ')}`);
@@ -82,13 +78,13 @@ export function summaryText(
   lines.push(findings.length > 0 ? 'Top findings:' : 'Top findings: none');
   for (const f of findings)
     lines.push(
-      `  ${f.importance.padEnd(13)} ${utc(f.timestamp_start)}  ${f.category.padEnd(14)} ${clip(findingText(f), 110)}`,
+      `  ${f.importance.padEnd(13)} ${formatTime(f.timestamp_start)}  ${f.category.padEnd(14)} ${clipLine(findingText(f), 110)}`,
     );
   if (sigma !== undefined && result.detections.total > 0) {
     lines.push('Top Sigma rules:');
     for (const h of result.detections.rules().slice(0, TOP_RULES))
       lines.push(
-        `  ${(h.rule.level ?? '-').padEnd(13)} ${String(h.count).padStart(6)}  ${clip(h.rule.title, 100)}`,
+        `  ${(h.rule.level ?? '-').padEnd(13)} ${String(h.count).padStart(6)}  ${clipLine(h.rule.title, 100)}`,
       );
   }
   for (const w of written) lines.push(`Wrote ${w}`);

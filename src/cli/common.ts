@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Option } from 'commander';
 import { TaeError } from '../errors/index.js';
+import { LEVELS } from '../sigma/index.js';
 
 /** Commander's collector for repeatable options (`--rule a --rule b`). */
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -26,13 +27,6 @@ export function intFlag(
     throw usage(`${flag} must be an integer from ${min} to ${max} (got ${JSON.stringify(value)})`);
   return n;
 }
-
-export const LEVELS = ['informational', 'low', 'medium', 'high', 'critical'] as const;
-export type Level = (typeof LEVELS)[number];
-
-/** 0 … 4 for the five levels (and timeline importances, case-insensitively); -1 for none. */
-export const levelRank = (level: string | null | undefined): number =>
-  LEVELS.indexOf(String(level ?? '').toLowerCase() as Level);
 
 export const failOnOption = () =>
   new Option('--fail-on <level>', 'exit 1 when a finding at or above this level exists').choices([...LEVELS]);

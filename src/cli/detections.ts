@@ -3,8 +3,7 @@
  * (bounded, so a noisy rule over a huge log cannot exhaust memory), and the views commands
  * print: one row per match, counts per level.
  */
-import type { RuleMeta } from '../sigma/index.js';
-import { LEVELS, levelRank } from './common.js';
+import { LEVELS, levelRank, type RuleMeta } from '../sigma/index.js';
 import { column, isoTime, type RecordSet, type Row } from './records.js';
 
 export interface MatchPlace {

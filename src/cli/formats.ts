@@ -5,6 +5,7 @@
  * so large results stream through `Output` with back-pressure.
  */
 import { type Command, Option } from 'commander';
+import { clip } from '../analysis/index.js';
 import { TaeError } from '../errors/index.js';
 import type { Cell, RecordSet, Row } from './records.js';
 
@@ -17,7 +18,6 @@ const TABLE_CELL = 60;
 const TABLE_LAST_CELL = 160;
 
 const oneLine = (c: Cell): string => (c === null ? '' : String(c).replace(/\s+/g, ' ').trim());
-const clip = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max - 1)}…`);
 
 function* table(set: RecordSet): Iterable<string> {
   if (set.rows.length === 0) {

@@ -12,7 +12,7 @@ import { TaeError } from '../errors/index.js';
 import { buildReport } from '../report/index.js';
 import type { Auth, Engine, JobStatusResponse } from '../service/index.js';
 import { type EngineFlags, engineOptions, withEngine } from './engine-flags.js';
-import { runExit } from './exit-codes.js';
+import { EXIT, type ExitCode, runExit } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
 import { writeRecords } from './output.js';
 import { Progress } from './progress.js';
@@ -62,7 +62,7 @@ function insightRows(insights: readonly Insight[]): RecordSet['rows'] {
   });
 }
 
-async function show(job: JobStatusResponse, flags: ResultFlags): Promise<number> {
+async function show(job: JobStatusResponse, flags: ResultFlags): Promise<ExitCode> {
   const format = formatOf(flags);
   const insights = job.insights ?? [];
   const write = (path: string, text: string) => {
@@ -106,7 +106,7 @@ function reportLostRecords(job: JobStatusResponse): boolean {
   return true;
 }
 
-export function jobsCommand(program: Command, setExit: (code: number) => void): void {
+export function jobsCommand(program: Command, setExit: (code: ExitCode) => void): void {
   const jobs = program.command('jobs').description('jobs of the engine in the data directory');
 
   const list = jobs.command('list').description("list the token's jobs");
@@ -142,7 +142,7 @@ export function jobsCommand(program: Command, setExit: (code: number) => void): 
         );
         if (flags.wait === false) {
           process.stdout.write(`${created.job_name} (${created.id}): queued\n`);
-          return 0;
+          return EXIT.OK;
         }
         return show(await waitFor(engine, created.id, auth), flags);
       });

@@ -5,7 +5,7 @@ import { Option } from 'commander';
 import type { EvtxEvent, ParsedRecord, RecordOutput } from '../evtx/index.js';
 import { parseEvtx } from '../parse/index.js';
 import { DecodeReport } from './decode-report.js';
-import { runExit } from './exit-codes.js';
+import { type ExitCode, runExit } from './exit-codes.js';
 import { Output } from './output.js';
 import { renderSummary, Summary } from './summary.js';
 
@@ -20,7 +20,7 @@ interface ParseFlags {
   validateChecksums?: boolean;
 }
 
-export function parseCommand(program: Command, setExit: (code: number) => void): void {
+export function parseCommand(program: Command, setExit: (code: ExitCode) => void): void {
   program
     .command('parse')
     .description('decode EVTX files and print every record')
@@ -42,7 +42,7 @@ export function parseCommand(program: Command, setExit: (code: number) => void):
     });
 }
 
-async function runParse(files: string[], flags: ParseFlags): Promise<number> {
+async function runParse(files: string[], flags: ParseFlags): Promise<ExitCode> {
   const threads = Number(flags.threads);
   const out = new Output();
   const outputs: RecordOutput[] = flags.summary ? ['event'] : [flags.format === 'xml' ? 'xml' : 'json'];

@@ -4,11 +4,12 @@
  * every match (rule title, id, level, the event's record id, time, computer, channel, file).
  */
 import type { Command } from 'commander';
-import { collect, dataOption, failOnOption, intFlag, type Level, levelRank, plural } from './common.js';
+import { levelRank, type SigmaLevel } from '../sigma/index.js';
+import { collect, dataOption, failOnOption, intFlag, plural } from './common.js';
 import { DecodeReport } from './decode-report.js';
 import type { Detections } from './detections.js';
 import { matchRecords } from './detections.js';
-import { EXIT, runExit } from './exit-codes.js';
+import { EXIT, type ExitCode, runExit } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
 import { writeRecords } from './output.js';
 import { Progress } from './progress.js';
@@ -24,10 +25,10 @@ interface SigmaFlags extends FormatFlags, TriageFlags {
   pack?: string[];
   data?: string;
   threads?: string;
-  failOn?: Level;
+  failOn?: SigmaLevel;
 }
 
-export function sigmaCommand(program: Command, setExit: (code: number) => void): void {
+export function sigmaCommand(program: Command, setExit: (code: ExitCode) => void): void {
   const command = program
     .command('sigma')
     .description('run Sigma rules over EVTX, JSON or event XML files')
@@ -70,7 +71,7 @@ function ruleRecords(d: Detections, events: number): RecordSet {
   };
 }
 
-async function runSigmaCommand(inputs: string[], flags: SigmaFlags): Promise<number> {
+async function runSigmaCommand(inputs: string[], flags: SigmaFlags): Promise<ExitCode> {
   const format = formatOf(flags);
   const threads = intFlag('--threads', flags.threads, 0, 64) ?? 0;
   const window = eventWindowOf(flags);

@@ -5,10 +5,9 @@
  * The triage choice (rule-filter.ts) is applied here, once, for every command; the YAML parse
  * comes from the on-disk cache (rule-cache.ts) unless `cache` is false.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, type Stats, statSync } from 'node:fs';
 import { TaeError } from '../errors/index.js';
-import { openRuleLibrary } from '../rules/index.js';
+import { openRuleLibrary, walkFiles } from '../rules/index.js';
 import {
   compileRuleSet,
   type LoadResult,
@@ -45,32 +44,33 @@ const MAX_RULE_BYTES = 8 << 20;
 /** Every .yml/.yaml under the given paths, sorted per directory; symlinks and dot-files skipped. */
 function ruleFilesUnder(paths: readonly string[]): string[] {
   const out: string[] = [];
-  const walk = (path: string, depth: number, explicit: boolean) => {
-    let st: ReturnType<typeof statSync>;
-    try {
-      st = statSync(path);
-    } catch (e) {
-      throw new TaeError(
-        'INPUT_UNREADABLE',
-        `cannot read rule ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
-        { cause: e },
-      );
-    }
-    if (st.isDirectory()) {
-      if (depth > 32) return;
-      for (const e of readdirSync(path, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-        if (e.name.startsWith('.') || e.isSymbolicLink()) continue;
-        if (e.isDirectory() || /\.ya?ml$/i.test(e.name)) walk(join(path, e.name), depth + 1, false);
-      }
-    } else if (explicit || /\.ya?ml$/i.test(path)) {
-      if (out.length >= MAX_RULE_FILES)
-        throw new TaeError('TOO_LARGE', `more than ${MAX_RULE_FILES} rule files`);
-      if (st.size > MAX_RULE_BYTES) warn(`${path}: skipped, larger than ${MAX_RULE_BYTES >> 20} MiB`);
-      else out.push(path);
-    }
+  const add = (path: string) => {
+    const st = statRule(path);
+    if (out.length >= MAX_RULE_FILES)
+      throw new TaeError('TOO_LARGE', `more than ${MAX_RULE_FILES} rule files`);
+    if (st.size > MAX_RULE_BYTES) warn(`${path}: skipped, larger than ${MAX_RULE_BYTES >> 20} MiB`);
+    else out.push(path);
   };
-  for (const p of paths) walk(p, 0, true);
+  for (const p of paths) {
+    if (!statRule(p).isDirectory())
+      add(p); // named on the command line: read whatever its name
+    else
+      for (const f of walkFiles(p, { maxDepth: 32, skipDotNames: true }))
+        if (/\.ya?ml$/i.test(f.name)) add(f.path);
+  }
   return out;
+}
+
+function statRule(path: string): Stats {
+  try {
+    return statSync(path);
+  } catch (e) {
+    throw new TaeError(
+      'INPUT_UNREADABLE',
+      `cannot read rule ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
+      { cause: e },
+    );
+  }
 }
 
 function merge(parts: readonly LoadResult[]): LoadResult {

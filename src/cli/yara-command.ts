@@ -5,11 +5,11 @@
  * with a warning each. Every scan has a timeout; a file that times out or cannot be read is an
  * input error reported after the others were scanned.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { TaeError } from '../errors/index.js';
-import { openRuleLibrary } from '../rules/index.js';
+import { openRuleLibrary, walkFiles } from '../rules/index.js';
 import {
   type CompiledRuleSet,
   PACK_EXTERNAL_VARIABLES,
@@ -17,6 +17,7 @@ import {
   YaraEngine,
 } from '../yara/index.js';
 import { collect, dataOption, intFlag, ruleLibraryDir, warn } from './common.js';
+import { type ExitCode, runExit } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
 import { writeRecords } from './output.js';
 import { column, type Row } from './records.js';
@@ -36,7 +37,7 @@ interface YaraFlags extends FormatFlags {
 const PACK_VARIABLES = PACK_EXTERNAL_VARIABLES;
 const MAX_FILES = 100_000;
 
-export function yaraCommand(program: Command, setExit: (code: number) => void): void {
+export function yaraCommand(program: Command, setExit: (code: ExitCode) => void): void {
   const command = program
     .command('yara')
     .description('scan files with YARA-X rules')
@@ -60,20 +61,19 @@ export function yaraCommand(program: Command, setExit: (code: number) => void): 
 function filesUnder(paths: readonly string[]): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
-  const walk = (p: string, depth: number) => {
+  const add = (p: string) => {
+    if (seen.has(resolve(p))) return;
+    seen.add(resolve(p));
+    if (out.length >= MAX_FILES) throw new TaeError('TOO_LARGE', `more than ${MAX_FILES} files to scan`);
+    out.push(p);
+  };
+  for (const p of paths) {
     const st = statSync(p, { throwIfNoEntry: false });
     if (st === undefined) throw new TaeError('INPUT_UNREADABLE', `cannot open ${p}: ENOENT`);
-    if (st.isFile()) {
-      if (seen.has(resolve(p))) return;
-      seen.add(resolve(p));
-      if (out.length >= MAX_FILES) throw new TaeError('TOO_LARGE', `more than ${MAX_FILES} files to scan`);
-      out.push(p);
-    } else if (st.isDirectory() && depth < 32) {
-      for (const e of readdirSync(p, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1)))
-        if (!e.isSymbolicLink() && (e.isFile() || e.isDirectory())) walk(join(p, e.name), depth + 1);
-    }
-  };
-  for (const p of paths) walk(p, 0);
+    if (st.isFile()) add(p);
+    else if (st.isDirectory())
+      for (const f of walkFiles(p, { maxDepth: 31, skipDotNames: false })) add(f.path);
+  }
   return out;
 }
 
@@ -129,7 +129,7 @@ function readRule(path: string): string {
 
 const metaText = (v: unknown) => (v === undefined || v === null ? null : String(v));
 
-async function runYaraCommand(paths: string[], flags: YaraFlags): Promise<number> {
+async function runYaraCommand(paths: string[], flags: YaraFlags): Promise<ExitCode> {
   const format = formatOf(flags);
   const threads = intFlag('--threads', flags.threads, 1, 64);
   const timeout = intFlag('--timeout', flags.timeout, 1, 3600);
@@ -187,8 +187,11 @@ async function runYaraCommand(paths: string[], flags: YaraFlags): Promise<number
       { columns, rows, empty: `No YARA rule matched (${files.length} files scanned).` },
       format,
     );
-    if (failed > 0) return 3;
-    return flags.failOnMatch && rows.length > 0 ? 1 : 0;
+    return runExit({
+      unreadable: failed,
+      recordsLost: false,
+      findings: flags.failOnMatch === true && rows.length > 0,
+    });
   } finally {
     await engine.close();
   }

@@ -7,7 +7,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isTaeError, type TaeError } from '../errors/index.js';
-import { type Auth, ENDPOINTS, type Endpoint, type Engine } from '../service/index.js';
+import type { Auth, Endpoint, Engine } from '../service/index.js';
+import { dispatch, type PathParams } from './dispatch.js';
 import { readJsonBody } from './json-body.js';
 import { type HttpOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { RateLimiter } from './rate-limit.js';
@@ -15,11 +16,8 @@ import { abandonBody } from './request-body.js';
 import { sendError, sendJson } from './respond.js';
 import { matchRoute, routeTable } from './routes.js';
 import * as T from './transport-errors.js';
-import { handleUpload } from './upload.js';
 
 export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void;
-
-type EngineMethod = (...args: unknown[]) => Promise<unknown>;
 
 /** Endpoints whose JSON body carries Base64 test data. */
 const DATA_ENDPOINTS: ReadonlySet<Endpoint> = new Set(['yaraData', 'sigmaData']);
@@ -43,21 +41,27 @@ const printable = (path: string): string => path.slice(0, 200).replace(/[^\x21-\
 const hostAllowed = (allowed: ReadonlySet<string>, host: string | undefined): boolean =>
   host === undefined || allowed.has(host.toLowerCase().replace(/:\d*$/, ''));
 
-async function answer(c: Context, req: IncomingMessage, endpoint: Endpoint, params: Record<string, string>) {
-  const method = (c.engine as unknown as Record<string, unknown>)[endpoint];
-  if (typeof method !== 'function') throw T.notImplemented(endpoint);
-  const call = (...args: unknown[]) => (method as EngineMethod).apply(c.engine, args);
+async function answer<E extends Endpoint>(
+  c: Context,
+  req: IncomingMessage,
+  endpoint: E,
+  params: Readonly<Record<string, string>>,
+) {
   const auth: Auth = { token: header(req, c.o.tokenHeader), encKey: header(req, c.o.keyHeader) };
   if (c.limiter !== null && T.hasRow(endpoint, 'rateLimited')) {
     if (!c.limiter.take(auth.token || (req.socket.remoteAddress ?? ''))) throw T.rateLimited(endpoint);
   }
-  if (endpoint === 'upload') return handleUpload(c.engine, req, auth, c.o.limits);
-  if (ENDPOINTS[endpoint].method === 'GET') {
-    // A GET body is ignored: left unread, it is request-body.ts's once the answer is sent.
-    return Object.keys(params).length > 0 ? call(params, auth) : call(auth);
-  }
   const limit = DATA_ENDPOINTS.has(endpoint) ? c.o.limits.dataJsonBytes : c.o.limits.jsonBytes;
-  return call(await readJsonBody(req, endpoint, limit), auth);
+  return dispatch(endpoint, {
+    engine: c.engine,
+    req,
+    auth,
+    // routes.ts fills exactly the names of the endpoint's path template
+    params: params as PathParams<E>,
+    limits: c.o.limits,
+    // A GET body is ignored: left unread, it is request-body.ts's once the answer is sent.
+    json: () => readJsonBody(req, endpoint, limit),
+  });
 }
 
 async function handle(c: Context, req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -38,11 +38,14 @@ function readBytes(req: IncomingMessage, endpoint: Endpoint, maxBytes: number): 
   });
 }
 
+/** A JSON body's object, unchecked beyond being an object. */
+export type JsonObject = Readonly<Record<string, unknown>>;
+
 export async function readJsonBody(
   req: IncomingMessage,
   endpoint: Endpoint,
   maxBytes: number,
-): Promise<unknown> {
+): Promise<JsonObject> {
   if (mediaType(req.headers['content-type']) !== 'application/json') {
     throw unreadableBody(endpoint, 'Content-Type must be application/json');
   }
@@ -60,8 +63,9 @@ export async function readJsonBody(
   } catch {
     throw unreadableBody(endpoint, 'malformed JSON body');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw unreadableBody(endpoint, 'the body must be a JSON object');
-  }
+  if (!isJsonObject(value)) throw unreadableBody(endpoint, 'the body must be a JSON object');
   return value;
 }
+
+const isJsonObject = (v: unknown): v is JsonObject =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -6,18 +6,36 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type ErrorCode, isTaeError, TaeError } from '../errors/index.js';
-import { ENDPOINTS, type Endpoint, ERROR_ROWS, endpointError } from '../service/index.js';
+import {
+  ENDPOINTS,
+  type Endpoint,
+  ERROR_ROWS,
+  type ErrorSlug,
+  endpointError,
+  isErrorRowId,
+} from '../service/index.js';
 
 const MAX_DETAILS = 200;
 
+/** A slug some endpoint has. */
+type Slug = ErrorSlug<Endpoint>;
+
 function rowOr(
   endpoint: Endpoint,
-  slug: string,
+  slug: Slug,
   vars: Record<string, string>,
   fallback: readonly [number, ErrorCode, string],
 ): TaeError {
-  if (ERROR_ROWS[`${endpoint}.${slug}`] !== undefined) return endpointError(`${endpoint}.${slug}`, vars);
-  const [status, code, message] = fallback;
+  const id = `${endpoint}.${slug}`;
+  return isErrorRowId(id) ? endpointError(id, vars) : inFormatOf(endpoint, vars, fallback);
+}
+
+/** An error no row lists, in the endpoint's body format. */
+function inFormatOf(
+  endpoint: Endpoint,
+  vars: Record<string, string>,
+  [status, code, message]: readonly [number, ErrorCode, string],
+): TaeError {
   return new TaeError(code, message, {
     status,
     bodyFormat: ENDPOINTS[endpoint].bodyFormat,
@@ -40,11 +58,10 @@ export const uploadTimedOut = (): TaeError => endpointError('upload.timeout');
 export const rateLimited = (endpoint: Endpoint): TaeError =>
   rowOr(endpoint, 'rateLimited', {}, [429, 'RATE_LIMITED', 'Rate limit exceeded']);
 
-export const hasRow = (endpoint: Endpoint, slug: string): boolean =>
-  ERROR_ROWS[`${endpoint}.${slug}`] !== undefined;
+export const hasRow = (endpoint: Endpoint, slug: Slug): boolean => isErrorRowId(`${endpoint}.${slug}`);
 
 export const methodNotAllowed = (endpoint: Endpoint): TaeError =>
-  rowOr(endpoint, 'methodNotAllowed', {}, [405, 'INVALID_ARGUMENT', 'Method not allowed']);
+  inFormatOf(endpoint, {}, [405, 'INVALID_ARGUMENT', 'Method not allowed']);
 
 /**
  * The client closed the connection before its request arrived whole: there is no one to
@@ -58,10 +75,6 @@ export const clientGone = (endpoint: Endpoint): TaeError =>
 
 export const isClientGone = (e: unknown): e is TaeError =>
   isTaeError(e) && e.code === 'CANCELLED' && e.context.by === 'client';
-
-/** A listed endpoint whose Engine method does not exist (yet). */
-export const notImplemented = (endpoint: Endpoint): TaeError =>
-  rowOr(endpoint, 'notImplemented', {}, [501, 'INTERNAL', 'Not implemented']);
 
 /** No endpoint has this path: JSON, the spec's default body format. */
 export const routeNotFound = (): TaeError => new TaeError('NOT_FOUND', 'Not found', { status: 404 });

@@ -20,7 +20,6 @@ export {
 export { proposeJobName } from './names.js';
 export { type JobStatusEvent, Scheduler, type SchedulerOptions, type SubmitJob } from './scheduler.js';
 export { type CompiledSigma, createSigmaFileRunner, type SigmaFileRunnerOptions } from './sigma-file.js';
-export { utcText } from './time-text.js';
 export {
   JOB_CATEGORY,
   JOB_TYPES,

@@ -95,11 +95,6 @@ export class Scheduler {
     return row;
   }
 
-  /** The owner key a private job runs with, held in memory until it finishes (null: none). */
-  ownerKeyOf(jobId: string): Buffer | null {
-    return this.ownerKeys.get(jobId) ?? null;
-  }
-
   /** Gives a parked private job its owner key back (the owner polled with the key). */
   arm(row: JobRow, ownerKey: Buffer): void {
     if (row.visibility !== 'private' || row.status !== 'Pending' || this.ownerKeys.has(row.id)) return;
@@ -219,6 +214,10 @@ export class Scheduler {
     return {
       jobId: row.id,
       signal,
+      jobKey: () =>
+        ownerKey === null || row.wrappedKey === null
+          ? null
+          : open(ownerKey, row.wrappedKey, AAD.jobKey(row.id)),
       async readFile(fileId: string): Promise<JobFile> {
         const f = allowed.has(fileId) ? store.files.get(fileId) : null;
         const gone = () => new TaeError('INPUT_UNREADABLE', `File ${fileId} is no longer available`);

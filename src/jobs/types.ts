@@ -43,6 +43,8 @@ export interface JobFile {
 
 export interface RunContext {
   readonly jobId: string;
+  /** A fresh copy of a private job's key, which the caller wipes; null for a public job. */
+  jobKey(): Buffer | null;
   /** Aborted when the job is cancelled or deleted, or the engine closes. */
   readonly signal: AbortSignal;
   /** Opens one of the job's files (decrypting a private one in memory). */

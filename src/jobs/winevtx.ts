@@ -21,7 +21,7 @@ import type { EventSink, SigmaRuleRef } from '../search/index.js';
 import { type Insight, isErrorInsight } from './insights.js';
 import { type DecodeOptions, forEachJobFile } from './job-files.js';
 import type { CompiledSigma } from './sigma-file.js';
-import type { JobRunner } from './types.js';
+import type { JobRunner, RunContext } from './types.js';
 
 /** A job's event index while the job runs (see the search module). */
 export interface JobEventIndex extends EventSink {
@@ -47,7 +47,10 @@ export interface WinevtxRunnerOptions extends DecodeOptions {
   /** Base matches kept for correlations (default 1,000,000). */
   readonly maxMatches?: number;
   /** Opens the event index of one run of a job; without it no index is written. */
-  readonly index?: (jobId: string, options: JobEventIndexOptions) => JobEventIndex;
+  readonly index?: (
+    run: Pick<RunContext, 'jobId' | 'jobKey'>,
+    options: JobEventIndexOptions,
+  ) => JobEventIndex;
 }
 
 const NO_RULES: readonly SigmaRuleRef[] = [];
@@ -58,7 +61,7 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
     describe ??= eventDescriber();
     const sigma = input.run_sigma_rules && options.sigma !== undefined ? await options.sigma() : undefined;
     const analyzer = createAnalyzer({ sigma: input.run_sigma_rules, describe });
-    const index = options.index?.(ctx.jobId, { sigma: input.run_sigma_rules, describe, signal: ctx.signal });
+    const index = options.index?.(ctx, { sigma: input.run_sigma_rules, describe, signal: ctx.signal });
     try {
       const insights = await analyse(input, ctx, analyzer, sigma, index);
       if (insights.length > 0 && insights.every(isErrorInsight)) index?.abort();

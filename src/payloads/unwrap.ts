@@ -7,7 +7,14 @@ import { decodeCandidate, type Report } from './decode.js';
 import { findCandidates } from './finders.js';
 import type { PayloadLimits } from './limits.js';
 import { clipText } from './text.js';
-import type { DecodeLayer, Payload, PayloadDiagnostic, PayloadKind, PayloadRecord } from './types.js';
+import type {
+  DecodeLayer,
+  Payload,
+  PayloadContent,
+  PayloadDiagnostic,
+  PayloadKind,
+  PayloadRecord,
+} from './types.js';
 
 /** A text to emit and search. */
 export interface Root {
@@ -37,8 +44,7 @@ export const newBudget = (limits: PayloadLimits): Budget => ({
 
 type Item = { text: string; kind: PayloadKind | null; layers: readonly DecodeLayer[]; depth: number };
 
-const sizeOf = (p: { text?: string; bytes?: Uint8Array }) =>
-  p.text !== undefined ? p.text.length * 2 : p.bytes!.length;
+const sizeOf = (p: PayloadContent) => (p.text !== undefined ? p.text.length * 2 : p.bytes!.length);
 
 export function unwrap(
   root: Root,

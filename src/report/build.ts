@@ -5,10 +5,10 @@
  * request even if some text slipped through, and every text is escaped anyway.
  */
 import { createHash } from 'node:crypto';
-import { type Insight, insightType, RESULT_TYPES } from '../analysis/index.js';
+import { formatTime, type Insight, insightType, RESULT_TYPES } from '../analysis/index.js';
 import { invalidOption } from '../errors/index.js';
 import { SCRIPT, STYLE } from './assets.js';
-import { esc, slug, utc } from './html.js';
+import { esc, slug } from './html.js';
 import { insightHtml } from './sections.js';
 import { sigmaHtml } from './sigma.js';
 import type { ReportInput } from './types.js';
@@ -67,7 +67,7 @@ export async function buildReport(input: ReportInput): Promise<string> {
   if (ran) bySection.set('Sigma Rules', [sigmaHtml(input.sigmaRules ?? [], true)]);
   const sections = SECTION_ORDER.filter((s) => bySection.has(s));
   const title = input.title ?? 'Threat analysis report';
-  const generated = input.generatedAt === undefined ? '' : `Generated ${utc(input.generatedAt)} UTC. `;
+  const generated = input.generatedAt === undefined ? '' : `Generated ${formatTime(input.generatedAt)} UTC. `;
   const csp = `default-src 'none'; style-src ${sha256(STYLE)}; script-src ${sha256(SCRIPT)}; base-uri 'none'; form-action 'none'`;
   const body = sections
     .map((s) => `<section id="${slug(s)}"><h2>${esc(s)}</h2>\n${bySection.get(s)!.join('\n')}\n</section>`)

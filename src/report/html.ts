@@ -3,6 +3,7 @@
  * `esc`, which also drops characters HTML cannot carry, so no input can open a tag, an
  * attribute or a comment.
  */
+import { clip } from '../analysis/index.js';
 
 const ENTITIES: Readonly<Record<string, string>> = {
   '&': '&amp;',
@@ -25,8 +26,7 @@ export function esc(value: unknown): string {
 
 /** Text cut to `max` characters (with an ellipsis), escaped. */
 export function escClip(value: unknown, max: number): string {
-  const s = String(value ?? '');
-  return esc(s.length <= max ? s : `${s.slice(0, max - 1)}…`);
+  return esc(clip(String(value ?? ''), max));
 }
 
 /** Lowercase, `-`-joined ASCII id fragment for anchors and class names. */
@@ -37,13 +37,6 @@ export function slug(s: string): string {
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-|-$/g, '') || 'section'
   );
-}
-
-/** `YYYY-MM-DD HH:MM:SS` UTC, or `-` for a missing time. */
-export function utc(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '-';
-  const iso = new Date(ms).toISOString();
-  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
 }
 
 /** One table: a header row and body rows of already-escaped cells. */

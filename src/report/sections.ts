@@ -1,8 +1,15 @@
 /** One renderer per insight type, and the filterable key event timeline. */
-import { CATEGORIES, IMPORTANCE, type Insight, insightType, type TimelineEntry } from '../analysis/index.js';
+import {
+  CATEGORIES,
+  formatTime,
+  IMPORTANCE,
+  type Insight,
+  insightType,
+  type TimelineEntry,
+} from '../analysis/index.js';
 import { chartSvg } from './charts.js';
 import { graphSvg } from './graph.js';
-import { esc, escClip, table, utc } from './html.js';
+import { esc, escClip, table } from './html.js';
 
 /** Cells longer than this are cut in tables (the JSON results keep them whole). */
 const MAX_CELL = 4000;
@@ -26,8 +33,8 @@ function timeline(title: string, entries: readonly TimelineEntry[], id: string):
   const levels = IMPORTANCE.map((i, n) => `<option value="${n}">${esc(i)} and above</option>`).join('');
   const rows = entries.map((e) => {
     const cells = [
-      esc(utc(e.timestamp_start)),
-      esc(e.timestamp_end === null ? '' : utc(e.timestamp_end)),
+      esc(formatTime(e.timestamp_start)),
+      esc(e.timestamp_end === null ? '' : formatTime(e.timestamp_end)),
       badge(String(e.importance)),
       esc(e.category),
       escClip(e.short_name, 300),
@@ -76,8 +83,8 @@ export async function insightHtml(insight: Insight, state: { timeline: boolean }
       return dataTable(t.title, [
         ['Start', 'End', 'Importance', 'Category', 'Event', 'Description', 'Record'],
         ...data.map((e) => [
-          utc(e.timestamp_start),
-          e.timestamp_end === null ? '' : utc(e.timestamp_end),
+          formatTime(e.timestamp_start),
+          e.timestamp_end === null ? '' : formatTime(e.timestamp_end),
           e.importance,
           e.category,
           e.short_name,

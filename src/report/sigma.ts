@@ -1,14 +1,15 @@
 /** The Sigma section: each rule that matched, what its YAML says, and the events it matched. */
-import { esc, escClip, table, utc } from './html.js';
+import { formatTime } from '../analysis/index.js';
+import { LEVELS, levelRank } from '../sigma/index.js';
+import { esc, escClip, table } from './html.js';
 import type { ReportRule } from './types.js';
 
 /** Matched events listed per rule (the count says how many there were in all). */
 const MAX_SAMPLE = 200;
-const LEVELS = ['critical', 'high', 'medium', 'low', 'informational'];
-
-const levelRank = (level: string | undefined) => {
-  const i = LEVELS.indexOf(String(level ?? '').toLowerCase());
-  return i < 0 ? LEVELS.length : i;
+/** Most severe first, unknown levels last. */
+const severityOrder = (level: string | undefined) => {
+  const i = levelRank(level);
+  return i < 0 ? LEVELS.length : LEVELS.length - 1 - i;
 };
 
 function list(label: string, values: readonly string[] | undefined, separator = '\n'): string {
@@ -18,7 +19,7 @@ function list(label: string, values: readonly string[] | undefined, separator = 
 
 function ruleHtml(r: ReportRule): string {
   const level = String(r.level ?? '').toLowerCase();
-  const levelClass = LEVELS.includes(level) ? level : 'none';
+  const levelClass = levelRank(level) >= 0 ? level : 'none';
   const facts = [
     ['Level', r.level],
     ['Status', r.status],
@@ -33,7 +34,7 @@ function ruleHtml(r: ReportRule): string {
     .join('');
   const sample = r.sample.slice(0, MAX_SAMPLE);
   const rows = sample.map((m) => [
-    esc(utc(m.timestamp)),
+    esc(formatTime(m.timestamp)),
     esc(m.recordId || ''),
     escClip(m.computer ?? '', 200),
     escClip(m.channel ?? '', 200),
@@ -56,7 +57,9 @@ export function sigmaHtml(rules: readonly ReportRule[], ran: boolean): string {
   if (rules.length === 0) return '<p class="empty">No Sigma rule matched.</p>';
   const sorted = [...rules].sort(
     (a, b) =>
-      levelRank(a.level) - levelRank(b.level) || b.matches - a.matches || (a.title < b.title ? -1 : 1),
+      severityOrder(a.level) - severityOrder(b.level) ||
+      b.matches - a.matches ||
+      (a.title < b.title ? -1 : 1),
   );
   const total = rules.reduce((n, r) => n + r.matches, 0);
   return `<p class="note">${total} matches of ${rules.length} rules.</p>${sorted.map(ruleHtml).join('\n')}`;

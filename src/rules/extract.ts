@@ -80,7 +80,7 @@ export function extractSigma(
   return {
     kind: 'indexed',
     fields: fieldsOf(file, hash, text, {
-      title: named.title,
+      ...(named.title === undefined ? {} : { title: named.title }),
       ...(named.ruleId === undefined ? {} : { id: named.ruleId }),
     }),
     problems,

@@ -38,3 +38,4 @@ export {
   type YaraChecker,
   type YaraRuleSource,
 } from './types.js';
+export { type WalkEntry, type WalkOptions, walkFiles } from './walk.js';

@@ -19,7 +19,7 @@ import {
   seconds,
 } from './data-pool.js';
 import { ENDPOINTS, type Endpoint } from './endpoints.js';
-import { endpointError, rowsOf } from './error-table.js';
+import { type EndpointWith, ERROR_ROWS, endpointError, rowId, rowIdsOf } from './error-table.js';
 import type { Auth } from './types.js';
 
 export interface RuleNamesRequest {
@@ -30,8 +30,8 @@ export interface RuleLinesResponse {
   readonly results: Readonly<Record<string, readonly string[]>>;
 }
 
-function identify(s: ServiceContext, endpoint: Endpoint, auth: Auth): void {
-  s.callers.identify(auth.token, { unknown: () => endpointError(`${endpoint}.unauthorized`) });
+function identify(s: ServiceContext, endpoint: EndpointWith<'unauthorized'>, auth: Auth): void {
+  s.callers.identify(auth.token, { unknown: () => endpointError(rowId(endpoint, 'unauthorized')) });
 }
 
 /** A request error raised by an analysis module, as this endpoint answers it. */
@@ -46,10 +46,10 @@ function stamped<R>(endpoint: Endpoint, run: () => R): R {
 /** The endpoint's table row with the same status and message, else the message as raised. */
 function restamp(endpoint: Endpoint, e: unknown): unknown {
   if (!isTaeError(e) || e.status >= 500) return e;
-  const row = Object.entries(rowsOf(endpoint)).find(
-    ([, r]) => r.status === e.status && r.message === e.message,
+  const id = rowIdsOf(endpoint).find(
+    (i) => ERROR_ROWS[i]?.status === e.status && ERROR_ROWS[i].message === e.message,
   );
-  if (row !== undefined) return endpointError(`${endpoint}.${row[0]}`, {}, e);
+  if (id !== undefined) return endpointError(id, {}, e);
   return new TaeError(e.code, e.message, {
     status: e.status,
     bodyFormat: ENDPOINTS[endpoint].bodyFormat,

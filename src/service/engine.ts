@@ -15,6 +15,7 @@ import {
   createYaraFileRunner,
   type JobRunners,
   type JobStatusEvent,
+  Scheduler,
 } from '../jobs/index.js';
 import type { LookupRequest, LookupResult } from '../lookup/index.js';
 import { DecodePool, defaultThreads } from '../parse/index.js';
@@ -31,7 +32,7 @@ import { DataPool, DEFAULT_DATA_TIME_LIMIT_MS } from './data-pool.js';
 import type { Endpoint } from './endpoints.js';
 import { endpointError } from './error-table.js';
 import * as files from './files-api.js';
-import { IndexingScheduler, JobIndexes } from './job-indexes.js';
+import { JobIndexes } from './job-indexes.js';
 import * as queries from './job-queries.js';
 import * as jobs from './jobs-api.js';
 import { DEFAULT_LIMITS, type EngineLimits } from './limits.js';
@@ -227,17 +228,14 @@ export class Engine {
       yara_file_custom: (input, ctx) => yaraFiles(input, ctx),
       ...options.runners,
     };
-    const scheduler = new IndexingScheduler(
-      {
-        store,
-        runners,
-        concurrency,
-        maxAttempts,
-        ...(options.onJobStatus ? { onStatus: options.onJobStatus } : {}),
-        ...(options.onInternalError ? { onInternalError: options.onInternalError } : {}),
-      },
-      indexes,
-    );
+    const scheduler = new Scheduler({
+      store,
+      runners,
+      concurrency,
+      maxAttempts,
+      ...(options.onJobStatus ? { onStatus: options.onJobStatus } : {}),
+      ...(options.onInternalError ? { onInternalError: options.onInternalError } : {}),
+    });
     const s: ServiceContext = { store, callers: new Callers(store), scheduler, limits };
     const dataPool = new DataPool(dataThreads, dataTimeLimitMs);
     const sweeper = new RetentionSweeper(

@@ -20,17 +20,23 @@ export interface ErrorRow {
 const INTERNAL_TEXT =
   'An internal error occurred. You may report it via the feedback form, quoting error id {error_id}.';
 
-type Slug = string;
-const r = (
-  endpoint: Endpoint,
-  rows: Record<Slug, readonly [number, ErrorCode, string, ErrorRow['origin']]>,
-): Record<string, ErrorRow> =>
-  Object.fromEntries(
+/** A row before it is keyed: status, code, message (with placeholders), origin. */
+type RowSpec = readonly [number, ErrorCode, string, ErrorRow['origin']];
+/** The rows of endpoint `E`, keyed `<endpoint>.<slug>` at the type level too. */
+type RowsOf<E extends Endpoint, R> = { readonly [K in keyof R & string as `${E}.${K}`]: ErrorRow };
+
+function r<E extends Endpoint, const R extends Readonly<Record<string, RowSpec>>>(
+  endpoint: E,
+  rows: R,
+): RowsOf<E, R> {
+  const keyed: Record<string, ErrorRow> = Object.fromEntries(
     Object.entries(rows).map(([slug, [status, code, message, origin]]) => [
       `${endpoint}.${slug}`,
       { endpoint, status, code, message, origin },
     ]),
   );
+  return keyed as RowsOf<E, R>; // fromEntries cannot type computed keys; the map builds exactly these
+}
 
 const UNAUTHORIZED = [401, 'UNAUTHORIZED', 'Unauthorized', 'spec'] as const;
 const KEY_REQUIRED_OURS = [403, 'FORBIDDEN', 'Encryption key required', 'ours'] as const;
@@ -41,10 +47,10 @@ const INTERNAL_SPEC = [500, 'INTERNAL', INTERNAL_TEXT, 'spec'] as const;
 const INTERNAL_OURS = [500, 'INTERNAL', INTERNAL_TEXT, 'ours'] as const;
 const BAD_REQUEST = [400, 'INVALID_ARGUMENT', 'Invalid request: {details}', 'ours'] as const;
 
-function fileJobRows(
-  endpoint: Endpoint,
+function fileJobRows<E extends Endpoint, const X extends Readonly<Record<string, RowSpec>>>(
+  endpoint: E,
   tooLarge: string,
-  extra: Record<Slug, readonly [number, ErrorCode, string, ErrorRow['origin']]>,
+  extra: X,
 ) {
   return r(endpoint, {
     noFileIds: [400, 'INVALID_ARGUMENT', 'No file IDs provided', 'spec'],
@@ -69,7 +75,7 @@ function fileJobRows(
 
 const RULE_REQUIRED = [422, 'VALIDATION_FAILED', 'Rule is required', 'ours'] as const;
 
-export const ERROR_ROWS: Readonly<Record<string, ErrorRow>> = Object.freeze({
+const ROW_TABLE = Object.freeze({
   ...r('upload', {
     badMultipart: [400, 'INVALID_ARGUMENT', 'Failed to process multipart form: {details}', 'spec'],
     keyRequired: [400, 'INVALID_ARGUMENT', 'Encryption key is required', 'spec'],
@@ -165,9 +171,33 @@ export const ERROR_ROWS: Readonly<Record<string, ErrorRow>> = Object.freeze({
     notFound: [404, 'NOT_FOUND', 'Job ID not found', 'ours'],
     internal: INTERNAL_OURS,
   }),
-});
+}) satisfies Readonly<Record<string, ErrorRow>>;
 
-export type ErrorRowId = string;
+/** The table as published: readable by any string (a release's interface, README "Versioning"). */
+export const ERROR_ROWS: Readonly<Record<string, ErrorRow>> = ROW_TABLE;
+
+/** Every row's id, `<endpoint>.<slug>`: a renamed or missing row fails to compile. */
+export type ErrorRowId = keyof typeof ROW_TABLE;
+/** The slugs of endpoint `E`'s rows. */
+export type ErrorSlug<E extends Endpoint> = ErrorRowId extends infer I
+  ? I extends `${E}.${infer S}`
+    ? S
+    : never
+  : never;
+/** A row id, or the 500 every endpoint answers (see internalFallback). */
+export type RaisedRowId = ErrorRowId | `${Endpoint}.internal`;
+
+/** The endpoints that have every row named in `S`. */
+export type EndpointWith<S extends string> = {
+  [E in Endpoint]: [S] extends [ErrorSlug<E>] ? E : never;
+}[Endpoint];
+
+/** Whether `id` names a row (for ids built from a slug only some endpoints have). */
+export const isErrorRowId = (id: string): id is ErrorRowId => Object.hasOwn(ROW_TABLE, id);
+
+/** The id of row `slug` of `endpoint`, checked: the endpoint (each of a union) must have it. */
+export const rowId = <S extends string>(endpoint: EndpointWith<S>, slug: S): ErrorRowId =>
+  `${endpoint}.${slug}` as ErrorRowId; // EndpointWith<S> guarantees the row exists
 
 /**
  * Why a request has no usable encryption key: none sent, one not in the key format, or a
@@ -179,14 +209,14 @@ export type KeyProblem = 'missing' | 'invalid' | 'wrong';
 export const KEY_ERROR_HEADER = 'X-Service-Api-Enc-Key-Error';
 
 /** The `keyRequired` (nothing sent) or `keyWrong` row of an endpoint, carrying the problem. */
-export const keyError = (endpoint: Endpoint, problem: KeyProblem): TaeError =>
-  endpointError(`${endpoint}.${problem === 'missing' ? 'keyRequired' : 'keyWrong'}`, { key: problem });
+export const keyError = (endpoint: EndpointWith<'keyRequired' | 'keyWrong'>, problem: KeyProblem): TaeError =>
+  endpointError(rowId(endpoint, problem === 'missing' ? 'keyRequired' : 'keyWrong'), { key: problem });
 
 /**
  * An endpoint the spec lists no 500 for still answers an unexpected failure with the same
  * text and an error id, in its own body format (never a TypeError for a missing row).
  */
-function internalFallback(id: ErrorRowId): ErrorRow | undefined {
+function internalFallback(id: RaisedRowId): ErrorRow | undefined {
   const endpoint = id.endsWith('.internal') ? id.slice(0, -'.internal'.length) : undefined;
   if (endpoint === undefined || !(endpoint in ENDPOINTS)) return undefined;
   return {
@@ -203,7 +233,7 @@ const MAX_VALUE = 200;
 
 /** The error of row `id`, with status, exact message and body format; `vars` fill placeholders. */
 export function endpointError(
-  id: ErrorRowId,
+  id: RaisedRowId,
   vars: Readonly<Record<string, string>> = {},
   cause?: unknown,
 ): TaeError {
@@ -221,15 +251,9 @@ export function endpointError(
   });
 }
 
-/** The rows of one endpoint, keyed by slug. */
-export function rowsOf(endpoint: Endpoint): Record<string, ErrorRow> {
-  const prefix = `${endpoint}.`;
-  return Object.fromEntries(
-    Object.entries(ERROR_ROWS)
-      .filter(([id]) => id.startsWith(prefix))
-      .map(([id, row]) => [id.slice(prefix.length), row]),
-  );
-}
+/** The ids of one endpoint's rows. */
+export const rowIdsOf = (endpoint: Endpoint): ErrorRowId[] =>
+  Object.keys(ROW_TABLE).filter((id): id is ErrorRowId => id.startsWith(`${endpoint}.`) && isErrorRowId(id));
 
 export interface ErrorResponse {
   readonly status: number;

@@ -4,12 +4,12 @@
  * token the file is public and stored as is. The files of one upload appear together or not
  * at all: contents are made durable first, then all rows commit in one transaction.
  */
+import { formatTime } from '../analysis/index.js';
 import { AAD, newDataKey, newId, seal } from '../crypto/index.js';
 import { isTaeError } from '../errors/index.js';
-import { utcText } from '../jobs/index.js';
 import { type BlobWriter, type FileRow, writeContent } from '../store/index.js';
 import type { ServiceContext } from './context.js';
-import { endpointError } from './error-table.js';
+import { type ErrorSlug, endpointError } from './error-table.js';
 import { removeFiles } from './removal.js';
 import type {
   Auth,
@@ -26,7 +26,8 @@ const isStream = (v: unknown): v is AsyncIterable<Uint8Array> =>
   typeof v === 'object' && v !== null && Symbol.asyncIterator in v;
 
 export async function upload(s: ServiceContext, request: UploadRequest, auth: Auth): Promise<UploadResponse> {
-  const E = (slug: string, vars?: Record<string, string>) => endpointError(`upload.${slug}`, vars);
+  const E = (slug: ErrorSlug<'upload'>, vars?: Record<string, string>) =>
+    endpointError(`upload.${slug}`, vars);
   const caller = s.callers.identify(auth.token, {
     malformed: () => E('badToken'),
     unknown: () => E('unauthorized'),
@@ -119,7 +120,7 @@ export async function listFiles(s: ServiceContext, auth: Auth): Promise<FileList
       .map((f) => [
         f.id,
         f.name,
-        utcText(f.createdAt),
+        `${formatTime(f.createdAt)} UTC`,
         f.visibility,
         f.wrappedKey ? 'encrypted' : 'unencrypted',
       ]),
@@ -131,7 +132,7 @@ export async function deleteFiles(
   request: DeleteRequest,
   auth: Auth,
 ): Promise<MessageResponse> {
-  const E = (slug: string) => () => endpointError(`deleteFiles.${slug}`);
+  const E = (slug: ErrorSlug<'deleteFiles'>) => () => endpointError(`deleteFiles.${slug}`);
   const caller = s.callers.identify(auth.token, { unknown: E('unauthorized'), missing: E('unauthorized') });
   const ids = idList(isRecord(request) ? request.ids : undefined, s.limits.maxIdsPerRequest, {
     empty: E('badId'),

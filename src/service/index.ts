@@ -10,11 +10,13 @@ export {
   ERROR_ROWS,
   type ErrorResponse,
   type ErrorRow,
+  type ErrorRowId,
+  type ErrorSlug,
   endpointError,
   errorResponse,
+  isErrorRowId,
   KEY_ERROR_HEADER,
   type KeyProblem,
-  rowsOf,
 } from './error-table.js';
 export {
   ANONYMOUS_PRIORITY,

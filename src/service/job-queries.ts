@@ -2,12 +2,13 @@
  * Job status, list, delete and cancel. Reading a private job needs its owner's token and key;
  * a poll with the key also re-arms a private job that a restart left waiting for it.
  */
+import { formatTime } from '../analysis/index.js';
 import { isUuid } from '../crypto/index.js';
-import { decodeResult, utcText } from '../jobs/index.js';
+import { decodeResult } from '../jobs/index.js';
 import type { JobRow } from '../store/index.js';
 import type { Caller } from './callers.js';
 import type { ServiceContext } from './context.js';
-import { endpointError, keyError } from './error-table.js';
+import { type ErrorSlug, endpointError, keyError } from './error-table.js';
 import { removeJobs } from './removal.js';
 import type {
   Auth,
@@ -64,7 +65,7 @@ export async function listJobs(s: ServiceContext, auth: Auth): Promise<JobListRe
   return {
     jobs: s.store.jobs
       .listByOwner(caller.owner!)
-      .map((j) => [j.id, j.name, j.status, utcText(j.createdAt), j.visibility, j.type]),
+      .map((j) => [j.id, j.name, j.status, `${formatTime(j.createdAt)} UTC`, j.visibility, j.type]),
   };
 }
 
@@ -73,7 +74,7 @@ export async function deleteJobs(
   request: DeleteRequest,
   auth: Auth,
 ): Promise<MessageResponse> {
-  const E = (slug: string) => () => endpointError(`deleteJobs.${slug}`);
+  const E = (slug: ErrorSlug<'deleteJobs'>) => () => endpointError(`deleteJobs.${slug}`);
   const caller = s.callers.identify(auth.token, { unknown: E('unauthorized'), missing: E('unauthorized') });
   const ids = idList(isRecord(request) ? request.ids : undefined, s.limits.maxIdsPerRequest, {
     empty: E('badId'),
@@ -90,7 +91,7 @@ export async function cancelJob(
   request: JobRequest,
   auth: Auth,
 ): Promise<MessageResponse> {
-  const E = (slug: string) => () => endpointError(`cancelJob.${slug}`);
+  const E = (slug: ErrorSlug<'cancelJob'>) => () => endpointError(`cancelJob.${slug}`);
   const caller = s.callers.identify(auth.token, { unknown: E('unauthorized'), missing: E('unauthorized') });
   const raw = jobIdOf(request);
   if (!isUuid(raw)) throw E('badId')();

@@ -7,19 +7,18 @@ import { JOB_CATEGORY, type JobInput } from '../jobs/index.js';
 import type { FileRow } from '../store/index.js';
 import type { Caller } from './callers.js';
 import type { ServiceContext } from './context.js';
-import type { Endpoint } from './endpoints.js';
-import { endpointError, keyError } from './error-table.js';
+import { type EndpointWith, type ErrorSlug, endpointError, keyError, rowId } from './error-table.js';
 import type { Auth, FileJobRequest, JobCreated, ParseJobRequest } from './types.js';
 import { decodeBase64Text, idList, isRecord } from './validate.js';
 
 type JobEndpoint = 'createParseJob' | 'createSigmaFileJob' | 'createYaraFileJob';
 
-const rowError = (endpoint: Endpoint, slug: string, vars?: Record<string, string>) =>
-  endpointError(`${endpoint}.${slug}`, vars);
+const rowError = <S extends string>(endpoint: EndpointWith<S>, slug: S, vars?: Record<string, string>) =>
+  endpointError(rowId(endpoint, slug), vars);
 
 /** Caller, ids, owner key and files of a job request, checked in the order the errors rank. */
 async function admit(s: ServiceContext, endpoint: JobEndpoint, body: Record<string, unknown>, auth: Auth) {
-  const E = (slug: string) => () => rowError(endpoint, slug);
+  const E = (slug: ErrorSlug<'createParseJob'>) => () => rowError(endpoint, slug);
   const caller = s.callers.identify(auth.token, { unknown: E('unauthorized') });
   const ids = idList(body.file_ids, s.limits.maxIdsPerRequest, {
     empty: E('noFileIds'),

@@ -20,7 +20,7 @@ import {
   type SearchResponse,
 } from '../search/index.js';
 import type { ServiceContext } from './context.js';
-import { endpointError } from './error-table.js';
+import { type ErrorSlug, endpointError } from './error-table.js';
 import type { JobIndexes } from './job-indexes.js';
 import { keyFor } from './job-queries.js';
 import type { Auth } from './types.js';
@@ -34,7 +34,8 @@ export async function search(
   request: unknown,
   auth: Auth,
 ): Promise<SearchResponse> {
-  const E = (slug: string, vars?: Record<string, string>) => endpointError(`search.${slug}`, vars);
+  const E = (slug: ErrorSlug<'search'>, vars?: Record<string, string>) =>
+    endpointError(`search.${slug}`, vars);
   const caller = s.callers.identify(auth.token, { unknown: () => E('unauthorized') });
   const checked = checkSearchRequest(request);
   if (!checked.ok) {

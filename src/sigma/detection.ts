@@ -8,7 +8,7 @@ import { type Condition, parseCondition } from './condition/parse.js';
 import { fail } from './diagnostics.js';
 import type { EvalContext } from './event.js';
 import { allTests, anyTest, compileValue, type Test } from './matchers.js';
-import { applyModifiers, MODIFIERS, type PlaceholderValues } from './modifiers/index.js';
+import { applyModifiers, isValueModifier, type PlaceholderValues } from './modifiers/index.js';
 import { fromYaml, type SigmaType } from './values.js';
 import {
   isYamlList,
@@ -92,8 +92,6 @@ export interface CompileOptions {
   /** Rewrites a rule field into the event's (a logsource mapping's hook). */
   readonly fieldName?: (field: string) => string;
 }
-
-const isValueModifier = (name: string): boolean => MODIFIERS[name]?.kind === 'value';
 
 function compileItem(item: DetectionItem, options: CompileOptions): Test {
   const field = item.field === null ? null : (options.fieldName?.(item.field) ?? item.field);

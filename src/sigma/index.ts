@@ -79,6 +79,7 @@ export {
   type CorrelationType,
   LEVELS,
   type LogSource,
+  levelRank,
   type RelatedRule,
   type RuleMeta,
   type RuleStats,

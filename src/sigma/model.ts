@@ -6,6 +6,9 @@ import type { YamlMap } from './yaml.js';
 
 export const LEVELS = ['informational', 'low', 'medium', 'high', 'critical'] as const;
 export type SigmaLevel = (typeof LEVELS)[number];
+/** 0 … 4 for the five levels (and timeline importances, case-insensitively); -1 for none. */
+export const levelRank = (level: string | null | undefined): number =>
+  LEVELS.indexOf(String(level ?? '').toLowerCase() as SigmaLevel);
 export const STATUSES = ['stable', 'test', 'experimental', 'deprecated', 'unsupported'] as const;
 export type SigmaStatus = (typeof STATUSES)[number];
 

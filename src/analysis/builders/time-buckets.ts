@@ -2,6 +2,7 @@
  * Event counts over time, hourly while that stays small: past `maxKeys` distinct hours the
  * counts fold into days (then months), so hostile timestamps spread over centuries stay bounded.
  */
+import { formatTime } from '../text.js';
 export type BucketUnit = 'hour' | 'day' | 'month';
 
 const HOUR = 3_600_000;
@@ -19,14 +20,12 @@ function startOf(unit: BucketUnit, index: number): number {
   return Date.UTC(Math.floor(index / 12), index % 12, 1);
 }
 
-const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
-
+/** `YYYY-MM`, `YYYY-MM-DD` or `YYYY-MM-DD HH:00`: the bucket's start, cut from the one time text. */
 function label(unit: BucketUnit, index: number): string {
-  const d = new Date(startOf(unit, index));
-  const day = `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}`;
-  if (unit === 'month') return day;
-  if (unit === 'day') return `${day}-${pad(d.getUTCDate())}`;
-  return `${day}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:00`;
+  const text = formatTime(startOf(unit, index));
+  if (unit === 'month') return text.slice(0, 7);
+  if (unit === 'day') return text.slice(0, 10);
+  return `${text.slice(0, 13)}:00`;
 }
 
 export const bucketLabel = (u: BucketUnit): string => ({ hour: 'Hour', day: 'Day', month: 'Month' })[u];

@@ -27,7 +27,7 @@ interface Frame {
   next: number;
   ok: boolean;
   /** The reference whose correlation is being ordered above this frame. */
-  waiting?: { readonly ref: string; readonly inner: SigmaCorrelation };
+  waiting?: { readonly ref: string; readonly inner: SigmaCorrelation } | undefined;
 }
 
 export function orderCorrelations(

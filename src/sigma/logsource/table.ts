@@ -1,7 +1,7 @@
 /**
  * The Windows logsource table of sigma-semantics.md §3.4 as data: which channels, event ids
  * and extra conditions each Sigma category and service stands for. The code that reads it
- * lives in `resolve.ts`.
+ * lives in `map-rule.ts` (category and service to log sources) and `selector.ts` (channels).
  *
  * Channel names are compared case-insensitively; a `prefix` channel matches every channel
  * starting with it (the real Hyper-V worker log is `…-Worker-Admin`).

@@ -14,7 +14,7 @@ export { base64OffsetVariants } from './encoding.js';
 export { windashVariants } from './string.js';
 export type { Modifier, ModifierContext, PlaceholderValues } from './types.js';
 
-export const MODIFIERS: Readonly<Record<string, Modifier>> = {
+export const MODIFIERS = {
   contains,
   startswith,
   endswith,
@@ -49,9 +49,16 @@ export const MODIFIERS: Readonly<Record<string, Modifier>> = {
   week,
   month,
   year,
-};
+} as const satisfies Readonly<Record<string, Modifier>>;
 
-export const isModifierName = (name: string): boolean => Object.hasOwn(MODIFIERS, name);
+/** A modifier's name as rules write it (`contains`, `base64offset`, `re`, `i`…). */
+export type ModifierName = keyof typeof MODIFIERS;
+
+export const isModifierName = (name: string): name is ModifierName => Object.hasOwn(MODIFIERS, name);
+
+/** Whether `name` is a modifier that maps values (not `all`/`neq`, which shape the item). */
+export const isValueModifier = (name: string): boolean =>
+  isModifierName(name) && MODIFIERS[name].kind === 'value';
 
 export interface ModifiedValues {
   readonly values: readonly SigmaType[];
@@ -81,7 +88,7 @@ export function applyModifiers(
   const previous: string[] = [];
   let current = values;
   for (const name of names) {
-    const m = Object.hasOwn(MODIFIERS, name) ? MODIFIERS[name] : undefined;
+    const m: Modifier | undefined = isModifierName(name) ? MODIFIERS[name] : undefined;
     if (m === undefined) fail('modifier.unknown', `unknown modifier '${name}'`);
     if (m.kind === 'item') {
       if (m.flag === 'all' && all) fail('modifier.invalid_combination', "modifier 'all' given twice");

@@ -13,7 +13,7 @@
 import { selectNames } from '../condition/evaluate.js';
 import type { Condition } from '../condition/parse.js';
 import type { Detection, DetectionItem, DetectionNode } from '../detection.js';
-import { applyModifiers, MODIFIERS, type PlaceholderValues } from '../modifiers/index.js';
+import { applyModifiers, isValueModifier, type PlaceholderValues } from '../modifiers/index.js';
 import { fromYaml, type SigmaType } from '../values.js';
 
 export interface Anchor {
@@ -73,8 +73,6 @@ function valueLiterals(v: SigmaType): string[] | undefined {
       return undefined;
   }
 }
-
-const isValueModifier = (name: string): boolean => MODIFIERS[name]?.kind === 'value';
 
 function itemAnchors(item: DetectionItem, placeholders: PlaceholderValues): Anchors | undefined {
   const field = item.field;
