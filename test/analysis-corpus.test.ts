@@ -6,15 +6,13 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { type AnalysisResults, createAnalyzer, flattenResults } from '../src/analysis/index.js';
 import {
-  type AnalysisResults,
-  createAnalyzer,
-  flattenResults,
   type GraphInsight,
   insightProblems,
   type TableInsight,
   type TimelineEntry,
-} from '../src/analysis/index.js';
+} from '../src/insights/index.js';
 import { parseEvtx } from '../src/parse/index.js';
 import { EVTX_DIR, SKIP_NO_CORPUS } from './helpers/corpus.js';
 

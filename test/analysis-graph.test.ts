@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { noisyStory } from '../fixtures/stories/index.js';
-import {
-  type AnalyzerOptions,
-  createAnalyzer,
-  type GraphInsight,
-  insightProblems,
-} from '../src/analysis/index.js';
+import { type AnalyzerOptions, createAnalyzer } from '../src/analysis/index.js';
 import type { EvtxEvent } from '../src/evtx/index.js';
+import { type GraphInsight, insightProblems } from '../src/insights/index.js';
 import { parseEvtx } from '../src/parse/index.js';
 import { matchesGolden } from './helpers/golden.js';
 

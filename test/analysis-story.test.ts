@@ -6,13 +6,15 @@ import {
   type AnalyzerOptions,
   createAnalyzer,
   flattenResults,
-  type Insight,
-  insightProblems,
   RESULT_TYPES,
   type SigmaMatchInput,
+} from '../src/analysis/index.js';
+import {
+  type Insight,
+  insightProblems,
   type TableInsight,
   type TimelineEntry,
-} from '../src/analysis/index.js';
+} from '../src/insights/index.js';
 import { parseEvtx } from '../src/parse/index.js';
 import { matchesGolden } from './helpers/golden.js';
 

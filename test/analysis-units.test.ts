@@ -1,25 +1,27 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  chartInsight,
   createAnalyzer,
-  errorInsight,
   flattenResults,
-  graphInsight,
   importanceOfSigma,
-  indexTableInsight,
   indexTableRow,
-  insightProblems,
-  insightType,
-  metadataInsight,
   RecordSet,
   renderMessage,
-  type TableInsight,
-  tableInsight,
-  timelineInsight,
 } from '../src/analysis/index.js';
 import { isTaeError } from '../src/errors/index.js';
 import type { EvtxEvent } from '../src/evtx/index.js';
+import {
+  chartInsight,
+  errorInsight,
+  graphInsight,
+  indexTableInsight,
+  insightProblems,
+  insightType,
+  metadataInsight,
+  type TableInsight,
+  tableInsight,
+  timelineInsight,
+} from '../src/insights/index.js';
 import { securityEvent } from './helpers/security-event.js';
 
 const event = securityEvent;

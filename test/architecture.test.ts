@@ -7,7 +7,7 @@ import { test } from 'node:test';
  * Which src/ folders each folder may import: exactly the edges in use, so a new edge is a
  * decision (made here and in the README's layout table, which the last test compares).
  * `native` is the top-level seam to native packages; `.` is src/index.ts, the front door. The
- * core (evtx, sigma, lookup, analysis) stays pure: no I/O modules.
+ * core (evtx, sigma, lookup, insights, analysis) stays pure: no I/O modules.
  */
 const ALLOWED: Record<string, readonly string[]> = {
   errors: [],
@@ -16,16 +16,17 @@ const ALLOWED: Record<string, readonly string[]> = {
   parse: ['errors', 'evtx'],
   sigma: ['errors', 'evtx', 'base64'],
   lookup: ['errors'],
+  insights: [],
   yara: ['errors', 'native', 'base64'],
   rules: ['errors', 'sigma', 'native'],
-  analysis: ['errors', 'evtx', 'sigma'],
+  analysis: ['errors', 'evtx', 'sigma', 'insights'],
   payloads: ['errors', 'evtx', 'base64'],
   crypto: ['errors'],
-  report: ['errors', 'analysis', 'sigma'],
+  report: ['errors', 'analysis', 'sigma', 'insights'],
   http: ['errors', 'service'],
-  search: ['errors', 'evtx', 'analysis', 'lookup', 'native'],
+  search: ['errors', 'evtx', 'analysis', 'insights', 'lookup', 'native'],
   store: ['errors', 'crypto', 'native'],
-  jobs: ['errors', 'store', 'crypto', 'parse', 'sigma', 'yara', 'analysis', 'lookup', 'search'],
+  jobs: ['errors', 'store', 'crypto', 'parse', 'sigma', 'yara', 'analysis', 'insights', 'lookup', 'search'],
   service: [
     'errors',
     'base64',
@@ -38,10 +39,11 @@ const ALLOWED: Record<string, readonly string[]> = {
     'rules',
     'lookup',
     'analysis',
+    'insights',
     'search',
   ],
   /** Compositions for embedders (buildIndex, search): the job's pipeline without the Engine. */
-  library: ['errors', 'parse', 'sigma', 'analysis', 'lookup', 'search', 'native'],
+  library: ['errors', 'parse', 'sigma', 'analysis', 'insights', 'lookup', 'search', 'native'],
   cli: [
     'errors',
     'evtx',
@@ -54,6 +56,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'http',
     'report',
     'analysis',
+    'insights',
     'payloads',
   ],
   /** The published subpath entries (`threat-analysis-engine/evtx`, …): re-exports only. */
@@ -69,7 +72,7 @@ const IO_MODULES = [
   'node:child_process',
   'node:worker_threads',
 ];
-const PURE = new Set(['evtx', 'errors', 'base64', 'sigma', 'lookup', 'analysis', 'payloads']);
+const PURE = new Set(['evtx', 'errors', 'base64', 'sigma', 'lookup', 'insights', 'analysis', 'payloads']);
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { TaeError } from '../src/errors/index.js';
+import type { Insight } from '../src/insights/index.js';
 import {
   createWinevtxRunner,
-  type Insight,
   type JobRunner,
   type JobStatusEvent,
   proposeJobName,

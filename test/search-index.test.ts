@@ -16,11 +16,11 @@ import { openSqlite, type SqliteDatabase } from '../native/sqlite.js';
 import {
   createAnalyzer,
   flattenResults,
-  type IndexTableRow,
   indexTableRow,
   type SigmaMatchInput,
 } from '../src/analysis/index.js';
 import type { EvtxEvent } from '../src/evtx/index.js';
+import type { IndexTableRow } from '../src/insights/index.js';
 import { eventDescriber, FILTER_OPERATORS } from '../src/lookup/index.js';
 import { parseEvtx } from '../src/parse/index.js';
 import {

@@ -5,6 +5,7 @@
  */
 import { invalidOption } from '../errors/index.js';
 import type { Diagnostic, EvtxEvent } from '../evtx/index.js';
+import type { Insight } from '../insights/index.js';
 import { AuthenticationBuilder } from './builders/authentication.js';
 import { NetworkBuilder } from './builders/network.js';
 import { OverviewBuilder } from './builders/overview.js';
@@ -15,7 +16,6 @@ import { TimelineBuilder } from './builders/timeline.js';
 import { RecordSet } from './dedup.js';
 import { EXTRACTORS, type Extractor } from './extract/index.js';
 import type { Fact, FactKind } from './facts.js';
-import type { Insight } from './insights.js';
 import { type DescribeEvent, renderMessage } from './message.js';
 import { TwinIndex } from './twins.js';
 import {

@@ -2,8 +2,8 @@
  * Facts: what an event means, extracted once per event by the extractor registry and consumed by
  * the result-type builders. Facts hold copies of the few fields needed, never the event.
  */
+import type { Category, Importance } from '../insights/index.js';
 import type { Indicator } from './extract/patterns.js';
-import type { Category, Importance } from './insights.js';
 
 /** Where a fact came from, for times and traceability. */
 export interface FactOrigin {

@@ -1,5 +1,5 @@
 /** Importance ranks, and the Sigma level/status → importance rule (docs/sigma-semantics.md §6). */
-import { IMPORTANCE, type Importance } from './insights.js';
+import { IMPORTANCE, type Importance } from '../insights/index.js';
 
 export const importanceRank = (i: Importance): number => IMPORTANCE.indexOf(i);
 

@@ -1,6 +1,6 @@
 /** One event as an IndexTable row (the search results' `Event Table`), with its message. */
 import type { EvtxEvent } from '../evtx/index.js';
-import type { IndexTableRow } from './insights.js';
+import type { IndexTableRow } from '../insights/index.js';
 import { type DescribeEvent, renderMessage } from './message.js';
 import { formatTime } from './text.js';
 

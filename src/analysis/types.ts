@@ -1,6 +1,6 @@
 /** The analyzer's public input types and the result-type names. */
+import type { Insight } from '../insights/index.js';
 import type { Fact, FactKind } from './facts.js';
-import type { Insight } from './insights.js';
 
 /** The result types of an EVTX parse job, in the order their insights are listed. */
 export const RESULT_TYPES = [

@@ -3,7 +3,8 @@
  * top findings), the findings as records for the other formats, the JSON results document and
  * the report's Sigma rule details.
  */
-import { clip, formatTime, type Insight, type TimelineEntry } from '../analysis/index.js';
+import { clip, formatTime } from '../analysis/index.js';
+import type { Insight, TimelineEntry } from '../insights/index.js';
 import type { ReportRule } from '../report/index.js';
 import { levelRank } from '../sigma/index.js';
 import type { AnalyzeResult } from './analyze-run.js';

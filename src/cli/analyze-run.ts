@@ -6,9 +6,10 @@
  * report. Insights are those of the job, in its order.
  */
 import { statSync } from 'node:fs';
-import { createAnalyzer, createSigmaPass, flattenResults, type Insight } from '../analysis/index.js';
+import { createAnalyzer, createSigmaPass, flattenResults } from '../analysis/index.js';
 import { isTaeError } from '../errors/index.js';
 import type { Diagnostic } from '../evtx/index.js';
+import { errorInsight, type Insight } from '../insights/index.js';
 import { eventDescriber } from '../lookup/index.js';
 import { DecodePool, parseEvtx } from '../parse/index.js';
 import { Detections } from './detections.js';
@@ -107,7 +108,7 @@ export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResu
   }
   if (failures.length === options.files.length)
     return {
-      insights: failures.map((f) => ({ Error: { message: f.message } })),
+      insights: failures.map((f) => errorInsight(f.message)),
       detections,
       records,
       failures,
@@ -115,7 +116,7 @@ export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResu
     };
   for (const h of pass.finish())
     detections.add(h.correlation, { recordId: h.recordIds[0] ?? 0, timestamp: h.firstTimestamp });
-  const errors: Insight[] = failures.map((f) => ({ Error: { message: f.message } }));
+  const errors: Insight[] = failures.map((f) => errorInsight(f.message));
   const insights = [...flattenResults(analyzer.finish()), ...errors];
   return { insights, detections, records, failures, diagnostics };
 }

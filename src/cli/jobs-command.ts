@@ -7,8 +7,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { Insight } from '../analysis/index.js';
 import { TaeError } from '../errors/index.js';
+import type { Insight } from '../insights/index.js';
 import { buildReport } from '../report/index.js';
 import type { Auth, Engine, JobStatusResponse } from '../service/index.js';
 import { type EngineFlags, engineOptions, withEngine } from './engine-flags.js';

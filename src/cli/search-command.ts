@@ -4,7 +4,7 @@
  * `--summary` asks for the job's results rebuilt for the time window instead.
  */
 import type { Command } from 'commander';
-import { INDEX_TABLE_COLUMNS, type Insight } from '../analysis/index.js';
+import { INDEX_TABLE_COLUMNS, type Insight } from '../insights/index.js';
 import { collect, intFlag, usage } from './common.js';
 import { type EngineFlags, engineOptions, withEngine } from './engine-flags.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';

@@ -4,7 +4,7 @@
  */
 import { AAD, open, openJson, sealJson } from '../crypto/index.js';
 import { TaeError } from '../errors/index.js';
-import type { Insight } from './insights.js';
+import type { Insight } from '../insights/index.js';
 import type { JobInput } from './types.js';
 
 interface Sealable {

@@ -1,22 +1,9 @@
 /**
  * Background jobs: the priority queue and its scheduler, the runner contract and registry
- * entries (the `winevtx` summary runner, which also fills the job's event index), insight
- * types, and how private job data is sealed.
+ * entries (the `winevtx` summary runner, which also fills the job's event index), and how
+ * private job data is sealed.
  */
 export { decodeInput, decodeResult } from './codec.js';
-export {
-  errorInsight,
-  type GraphMetadata,
-  type Importance,
-  INDEX_TABLE_COLUMNS,
-  type IndexRow,
-  type Insight,
-  type InsightCategory,
-  type InsightType,
-  insightType,
-  isErrorInsight,
-  type TimelineEntry,
-} from './insights.js';
 export { proposeJobName } from './names.js';
 export { type JobStatusEvent, Scheduler, type SchedulerOptions, type SubmitJob } from './scheduler.js';
 export { type CompiledSigma, createSigmaFileRunner, type SigmaFileRunnerOptions } from './sigma-file.js';

@@ -5,8 +5,8 @@
  * job stops at once.
  */
 import { isTaeError, TaeError } from '../errors/index.js';
+import { errorInsight, type Insight } from '../insights/index.js';
 import { type DecodePool, type EvtxParse, parseEvtx } from '../parse/index.js';
-import { errorInsight, type Insight } from './insights.js';
 import type { JobFile, RunContext } from './types.js';
 
 export interface DecodeOptions {

@@ -7,9 +7,9 @@
  */
 import { AAD, newDataKey, newId, open, seal } from '../crypto/index.js';
 import { isTaeError, TaeError } from '../errors/index.js';
+import { errorInsight, type Insight, isErrorInsight } from '../insights/index.js';
 import { type JobRow, type JobStatus, readContent, type Store } from '../store/index.js';
 import { decodeInput, encodeInput, encodeResult } from './codec.js';
-import { errorInsight, type Insight, isErrorInsight } from './insights.js';
 import { proposeJobName } from './names.js';
 import type { JobFile, JobInput, JobRunner, JobRunners, RunContext } from './types.js';
 

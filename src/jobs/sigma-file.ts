@@ -6,8 +6,16 @@
  * Metadata (what was loaded, mapped and matched) and Error insights for unreadable files and
  * rules that did not load. A custom job whose rule text loads no rule fails.
  */
-import { formatTime, importanceOfSigma, type TimelineEntry } from '../analysis/index.js';
+import { formatTime, importanceOfSigma } from '../analysis/index.js';
 import { TaeError } from '../errors/index.js';
+import {
+  errorInsight,
+  type Insight,
+  metadataInsight,
+  type TimelineEntry,
+  tableInsight,
+  timelineInsight,
+} from '../insights/index.js';
 import {
   type BaseMatch,
   compileRuleSet,
@@ -19,7 +27,6 @@ import {
   ruleFileStem,
   sigmaEventFromEvtx,
 } from '../sigma/index.js';
-import { errorInsight, type Insight } from './insights.js';
 import { type DecodeOptions, forEachJobFile } from './job-files.js';
 import type { JobRunner } from './types.js';
 
@@ -91,10 +98,15 @@ function metaOf(
 function insightsOf(rows: readonly Row[], run: Record<string, string>): Insight[] {
   const sorted = [...rows].sort((a, b) => a.first - b.first || a.file.localeCompare(b.file));
   const time = (ms: number) => (Number.isFinite(ms) ? formatTime(ms) : '');
-  const table: string[][] = [
-    COLUMNS,
-    ...sorted.map((r) => [r.file, r.rule, r.title, r.level, String(r.count), time(r.first), time(r.last)]),
-  ];
+  const cells = sorted.map((r) => [
+    r.file,
+    r.rule,
+    r.title,
+    r.level,
+    String(r.count),
+    time(r.first),
+    time(r.last),
+  ]);
   const timeline: TimelineEntry[] = sorted
     .filter((r) => Number.isFinite(r.first))
     .map((r) => ({
@@ -107,9 +119,9 @@ function insightsOf(rows: readonly Row[], run: Record<string, string>): Insight[
       importance: importanceOfSigma(r.level, r.status),
     }));
   return [
-    { Table: { title: 'Sigma Rule Matches', data: table, category: 'Sigma' } },
-    { Timeline: { title: 'Sigma Timeline', data: timeline, category: 'Sigma' } },
-    { Metadata: { title: 'Sigma Run', data: run, category: 'Sigma' } },
+    tableInsight('Sigma Rule Matches', COLUMNS, cells, 'Sigma'),
+    timelineInsight('Sigma Timeline', timeline, 'Sigma'),
+    metadataInsight('Sigma Run', run, 'Sigma'),
   ];
 }
 

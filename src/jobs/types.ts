@@ -1,5 +1,5 @@
 /** Job types, their inputs, and the runner contract every job type implements. */
-import type { Insight } from './insights.js';
+import type { Insight } from '../insights/index.js';
 
 /**
  * `winevtx`, `sigma_file_community` and `sigma_file_custom` are the spec's values; the YARA

@@ -16,9 +16,9 @@ import {
   flattenResults,
   sigmaRuleRef,
 } from '../analysis/index.js';
+import { type Insight, isErrorInsight } from '../insights/index.js';
 import { eventDescriber } from '../lookup/index.js';
 import type { EventSink, SigmaRuleRef } from '../search/index.js';
-import { type Insight, isErrorInsight } from './insights.js';
 import { type DecodeOptions, forEachJobFile } from './job-files.js';
 import type { CompiledSigma } from './sigma-file.js';
 import type { JobRunner, RunContext } from './types.js';

@@ -3,8 +3,8 @@
  * src/yara, which gives the spec's `Yara Analysis Results` table (and `Rule metadata` for a
  * custom rule). Private files are handed over as bytes, never written out.
  */
+import type { Insight } from '../insights/index.js';
 import { type CommunityRules, scanFiles, type YaraEngine, type YaraFileInput } from '../yara/index.js';
-import type { Insight } from './insights.js';
 import type { JobRunner } from './types.js';
 
 export interface YaraFileRunnerOptions {

@@ -12,15 +12,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import {
-  type Analyzer,
-  createSigmaPass,
-  type ErrorInsight,
-  errorInsight,
-  RecordSet,
-  sigmaRuleRef,
-} from '../analysis/index.js';
+import { type Analyzer, createSigmaPass, RecordSet, sigmaRuleRef } from '../analysis/index.js';
 import { checkOptionKeys, invalidOption, isTaeError, TaeError } from '../errors/index.js';
+import { type ErrorInsight, errorInsight } from '../insights/index.js';
 import { eventDescriber } from '../lookup/index.js';
 import { checkSourceFile, type DecodePool, parseEvtx } from '../parse/index.js';
 import { EventIndexBuilder } from '../search/index.js';

@@ -8,8 +8,9 @@
  */
 import { rmSync } from 'node:fs';
 import { openSqlite, type SqliteDatabase } from '../../native/sqlite.js';
-import type { DescribeEvent, ErrorInsight } from '../analysis/index.js';
+import type { DescribeEvent } from '../analysis/index.js';
 import { TaeError } from '../errors/index.js';
+import type { ErrorInsight } from '../insights/index.js';
 import { eventDescriber } from '../lookup/index.js';
 import {
   checkSearchRequest,

@@ -5,8 +5,9 @@
  * request even if some text slipped through, and every text is escaped anyway.
  */
 import { createHash } from 'node:crypto';
-import { formatTime, type Insight, insightType, RESULT_TYPES } from '../analysis/index.js';
+import { formatTime, RESULT_TYPES } from '../analysis/index.js';
 import { invalidOption } from '../errors/index.js';
+import { type Insight, insightType } from '../insights/index.js';
 import { SCRIPT, STYLE } from './assets.js';
 import { esc, slug } from './html.js';
 import { insightHtml } from './sections.js';

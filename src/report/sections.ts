@@ -1,12 +1,6 @@
 /** One renderer per insight type, and the filterable key event timeline. */
-import {
-  CATEGORIES,
-  formatTime,
-  IMPORTANCE,
-  type Insight,
-  insightType,
-  type TimelineEntry,
-} from '../analysis/index.js';
+import { formatTime } from '../analysis/index.js';
+import { CATEGORIES, IMPORTANCE, type Insight, insightType, type TimelineEntry } from '../insights/index.js';
 import { chartSvg } from './charts.js';
 import { graphSvg } from './graph.js';
 import { esc, escClip, table } from './html.js';

@@ -1,5 +1,5 @@
 /** What a report is built from: a parse job's insights and, when Sigma ran, its rules and matches. */
-import type { Insight } from '../analysis/index.js';
+import type { Insight } from '../insights/index.js';
 
 /** One event a Sigma rule matched (or the first event of a correlation hit). */
 export interface ReportMatch {

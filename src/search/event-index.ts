@@ -7,8 +7,8 @@
  * `does_not_contain` and nothing else.
  */
 import type { SqliteDatabase, SqliteStatement } from '../../native/sqlite.js';
-import type { IndexTableRow } from '../analysis/index.js';
 import { TaeError } from '../errors/index.js';
+import type { IndexTableRow } from '../insights/index.js';
 import type { FilterOperator } from '../lookup/index.js';
 import { INDEX_FORMAT, textBlock } from './schema.js';
 import { fold, trigramMatch } from './text.js';

@@ -4,7 +4,7 @@
  * the job runs; page-by-page search with the six filter operators; and the job's analysis
  * rebuilt for a time window. Where an index lives (a file, plain or encrypted) is the store's concern.
  */
-import { indexTableInsight } from '../analysis/index.js';
+import { indexTableInsight } from '../insights/index.js';
 import type { EventIndex } from './event-index.js';
 import type { EventTableResponse, SearchQuery } from './types.js';
 

@@ -10,10 +10,10 @@ import {
   createAnalyzer,
   type DescribeEvent,
   flattenResults,
-  type Insight,
   type SigmaMatchInput,
 } from '../analysis/index.js';
 import type { Diagnostic, EvtxEvent } from '../evtx/index.js';
+import type { Insight } from '../insights/index.js';
 import type { EventIndex } from './event-index.js';
 
 export interface RebuildOptions {

@@ -3,8 +3,8 @@
  * no query may contain, so a match never spans two values. The trigram index narrows the
  * candidates; the exact test (`instr` on the folded text) decides.
  */
-import type { IndexTableRow } from '../analysis/index.js';
 import type { EvtxEvent } from '../evtx/index.js';
+import type { IndexTableRow } from '../insights/index.js';
 
 /** U+001F (unit separator) between values; rejected in queries. */
 export const SEPARATOR = '\u001f';

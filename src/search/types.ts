@@ -1,5 +1,5 @@
 /** The search endpoint's request, its validated form and its answers. */
-import type { IndexTableInsight, Insight } from '../analysis/index.js';
+import type { IndexTableInsight, Insight } from '../insights/index.js';
 import type { FilterOperator } from '../lookup/index.js';
 
 /** `POST /analysis/winevtx/search` as sent (every field is checked: the body is hostile). */

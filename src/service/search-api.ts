@@ -10,7 +10,8 @@
 
 import type { DescribeEvent } from '../analysis/index.js';
 import { isUuid } from '../crypto/index.js';
-import { decodeResult, isErrorInsight } from '../jobs/index.js';
+import { isErrorInsight } from '../insights/index.js';
+import { decodeResult } from '../jobs/index.js';
 import { eventDescriber } from '../lookup/index.js';
 import {
   checkSearchRequest,

@@ -3,7 +3,8 @@
  * (snake_case fields, arrays of strings for list rows). Every method also takes the two
  * headers as `Auth`.
  */
-import type { Insight, JobStatusEvent } from '../jobs/index.js';
+import type { Insight } from '../insights/index.js';
+import type { JobStatusEvent } from '../jobs/index.js';
 import type { JobStatus, UploadData } from '../store/index.js';
 import type { SubscriptionLevel } from './limits.js';
 

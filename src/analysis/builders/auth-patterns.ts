@@ -3,9 +3,9 @@
  * a source that just failed many times, explicit-credential spraying. Counts live in bounded
  * per-source aggregates (failures in 10-minute windows), so input order does not matter.
  */
+import type { TimelineEntry } from '../../insights/index.js';
 import { Groups, namesText, Span, Tally, topText } from '../aggregate.js';
 import type { AuthEvent, ExplicitCredentials } from '../facts.js';
-import type { TimelineEntry } from '../insights.js';
 import { basename, plural } from '../text.js';
 
 /** Failures from one source within two adjacent 10-minute windows that make a burst. */

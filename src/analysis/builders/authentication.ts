@@ -3,9 +3,9 @@
  * success and failure counts, failure reasons, the event ids behind each row and first/last seen.
  * Rows with failures come first.
  */
+import { type Insight, tableInsight } from '../../insights/index.js';
 import { Groups, Samples, Span, Tally, topText } from '../aggregate.js';
 import type { AuthEvent, Fact } from '../facts.js';
-import { type Insight, tableInsight } from '../insights.js';
 import { cleanRows, formatTime, oneLine } from '../text.js';
 import type { Builder } from '../types.js';
 

@@ -3,9 +3,9 @@
  * direction; DNS queries (Sysmon 22); and remote-access sources (RDP, network logons, file-share
  * access): who came from where, how often, with what outcome. Busiest first.
  */
+import { type Insight, tableInsight } from '../../insights/index.js';
 import { Groups, Samples, Span, Tally, topText } from '../aggregate.js';
 import type { AuthEvent, Connection, DnsQuery, Fact, ShareAccess } from '../facts.js';
-import { type Insight, tableInsight } from '../insights.js';
 import { basename, cleanRows, formatTime, oneLine } from '../text.js';
 import type { Builder } from '../types.js';
 

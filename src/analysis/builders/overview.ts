@@ -4,9 +4,9 @@
  * when Sigma ran, a Table of matches per rule.
  */
 import type { Diagnostic, EvtxEvent } from '../../evtx/index.js';
+import { chartInsight, type Insight, metadataInsight, tableInsight } from '../../insights/index.js';
 import { Span, Tally, topText } from '../aggregate.js';
 import { sigmaLevelRank } from '../importance.js';
-import { chartInsight, type Insight, metadataInsight, tableInsight } from '../insights.js';
 import { cleanCell, cleanRows, formatSpan, formatTime, oneLine } from '../text.js';
 import type { EventSource, SigmaMatchInput } from '../types.js';
 import { bucketLabel, TimeBuckets } from './time-buckets.js';

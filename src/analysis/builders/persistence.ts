@@ -3,9 +3,9 @@
  * startup-folder files, accounts and BITS jobs, one row per (mechanism, action, name, detail,
  * computer), in the order they first appeared.
  */
+import { type Insight, tableInsight } from '../../insights/index.js';
 import { Groups, Samples, Span, Tally, topText } from '../aggregate.js';
 import type { Fact, PersistenceChange } from '../facts.js';
-import { type Insight, tableInsight } from '../insights.js';
 import { cleanRows, formatTime, oneLine } from '../text.js';
 import type { Builder } from '../types.js';
 

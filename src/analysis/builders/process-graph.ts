@@ -4,8 +4,8 @@
  * most `maxNodes` nodes; graph_metadata lists the original nodes, the shown nodes and, per
  * summary node, the original nodes it replaced.
  */
+import { graphInsight, type Insight } from '../../insights/index.js';
 import type { Fact, ProcessEnd, ProcessStart } from '../facts.js';
-import { graphInsight, type Insight } from '../insights.js';
 import { detach } from '../text.js';
 import type { Builder } from '../types.js';
 import { renderGraph } from './graph/dot.js';

@@ -3,10 +3,10 @@
  * last seen, parents, users, sample command lines and flags (rare, LOLBin, unusual path, renamed,
  * command-line indicators), rarest first; and the flagged executions themselves, earliest first.
  */
+import { type Insight, tableInsight } from '../../insights/index.js';
 import { Groups, Samples, Span, Tally, topText } from '../aggregate.js';
 import { LOLBINS, UNUSUAL_PATH } from '../extract/index.js';
 import type { Fact, ProcessStart } from '../facts.js';
-import { type Insight, tableInsight } from '../insights.js';
 import { basename, cleanRows, formatTime, oneLine } from '../text.js';
 import type { Builder } from '../types.js';
 

@@ -4,16 +4,16 @@
  * reference. Sources: notables from the extractors, command-line indicators, authentication
  * patterns, and Sigma matches (importance from the rule's level and status).
  */
-import { Groups, namesText, Span, Tally } from '../aggregate.js';
-import type { Fact, Notable, ProcessStart } from '../facts.js';
-import { importanceOfSigma, importanceRank, maxImportance } from '../importance.js';
 import {
   type Category,
   type Importance,
   type Insight,
   type TimelineEntry,
   timelineInsight,
-} from '../insights.js';
+} from '../../insights/index.js';
+import { Groups, namesText, Span, Tally } from '../aggregate.js';
+import type { Fact, Notable, ProcessStart } from '../facts.js';
+import { importanceOfSigma, importanceRank, maxImportance } from '../importance.js';
 import { basename, cleanCell, oneLine, plural } from '../text.js';
 import type { Builder, SigmaMatchInput } from '../types.js';
 import { AuthPatterns } from './auth-patterns.js';

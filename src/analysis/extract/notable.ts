@@ -4,9 +4,9 @@
  * weakened. Each becomes a timeline notable.
  */
 import type { EvtxEvent } from '../../evtx/index.js';
+import type { Category, Importance } from '../../insights/index.js';
 import type { Emit, Notable } from '../facts.js';
 import { maxImportance } from '../importance.js';
-import type { Category, Importance } from '../insights.js';
 import { resolveParameters } from '../message.js';
 import { account, field, oneLine } from '../text.js';
 import {

@@ -2,7 +2,7 @@
  * Indicator lists: suspicious PowerShell and command lines. Each indicator is one table entry
  * with its own example, which a test runs, so adding one is an entry and nothing else.
  */
-import type { Importance } from '../insights.js';
+import type { Importance } from '../../insights/index.js';
 
 export interface Indicator {
   readonly label: string;

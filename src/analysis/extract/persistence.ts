@@ -5,8 +5,8 @@
  * `persistence` fact; the ones analysts must see also become timeline notables.
  */
 import type { EvtxEvent } from '../../evtx/index.js';
+import type { Importance } from '../../insights/index.js';
 import type { Emit, Mechanism, PersistenceChange } from '../facts.js';
-import type { Importance } from '../insights.js';
 import { account, basename, field, isBlank, oneLine } from '../text.js';
 import { BITS, origin, SCM, SECURITY, SYSMON, TASK_SCHEDULER, WMI_ACTIVITY } from './common.js';
 import { isPrivilegedGroup } from './names.js';

@@ -3,8 +3,8 @@
  * event's Windows message (the event-id dataset's description with the data substituted).
  */
 import type { EvtxEvent } from '../../evtx/index.js';
+import type { Category, Importance } from '../../insights/index.js';
 import type { Emit } from '../facts.js';
-import type { Category, Importance } from '../insights.js';
 import { origin, SECURITY, SYSMON } from './common.js';
 import type { Extractor, ExtractorTable } from './registry.js';
 

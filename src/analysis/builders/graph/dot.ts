@@ -3,7 +3,7 @@
  * escaped and control characters removed (labels come from hostile event data), clipped, so no
  * input can end a string early, inject attributes or reach Graphviz's HTML labels.
  */
-import type { GraphMetadata } from '../../insights.js';
+import type { GraphMetadata } from '../../../insights/index.js';
 import { basename, formatTime, oneLine } from '../../text.js';
 import type { GraphNode, HostForest } from './optimise.js';
 import type { Instance } from './resolve.js';

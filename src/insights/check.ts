@@ -2,7 +2,7 @@
  * Exact-shape validation of insight objects: one key naming the type, exactly the spec's fields,
  * the spec's vocabularies. Used by tests and by callers that accept insights from elsewhere.
  */
-import { CATEGORIES, IMPORTANCE, INDEX_TABLE_COLUMNS, INSIGHT_TYPES } from './insights.js';
+import { CATEGORIES, IMPORTANCE, INDEX_TABLE_COLUMNS, INSIGHT_TYPES } from './shapes.js';
 
 type Problems = string[];
 

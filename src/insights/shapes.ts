@@ -146,3 +146,5 @@ export const metadataInsight = (
 ): MetadataInsight => ({ Metadata: { title, data, category } });
 
 export const errorInsight = (message: string): ErrorInsight => ({ Error: { message } });
+
+export const isErrorInsight = (i: Insight): i is ErrorInsight => 'Error' in i;
