@@ -10,7 +10,12 @@ import { testFiles } from './test-files.mjs';
 // 84.88 % functions (12 min on 2 shared cores). Without the corpus a little less is run.
 const FLOOR = { lines: 94, branches: 88, functions: 83 };
 
-const selected = testFiles(process.argv.slice(2));
+// `--floors-only` (CI, after `npm test` has already gated every test): a test that fails under
+// coverage is printed but only a floor missed fails the run, so timing-sensitive tests slowed by
+// the instrumentation cannot fail CI twice.
+const args = process.argv.slice(2);
+const floorsOnly = args.includes('--floors-only');
+const selected = testFiles(args.filter((a) => a !== '--floors-only'));
 
 const child = spawn(
   process.execPath,
@@ -32,6 +37,7 @@ const child = spawn(
 );
 // The spec reporter prints every test and a row per source file: keep failures and the totals.
 let failing = false;
+let belowFloor = false;
 let rest = '';
 child.stdout.setEncoding('utf8');
 child.stdout.on('data', (chunk) => {
@@ -39,6 +45,7 @@ child.stdout.on('data', (chunk) => {
   rest = lines.pop() ?? '';
   for (const line of lines) {
     if (line.startsWith('✖ failing tests')) failing = true;
+    if (/does not meet threshold/.test(line)) belowFloor = true;
     if (
       failing ||
       /^ℹ (tests|pass|fail|skipped|duration_ms) |all files|threshold|^ℹ start of coverage report/.test(line)
@@ -48,5 +55,9 @@ child.stdout.on('data', (chunk) => {
 });
 child.on('close', (code) => {
   if (rest !== '') process.stdout.write(`${rest}\n`);
+  if (floorsOnly && code !== 0 && !belowFloor) {
+    process.stdout.write('coverage: tests failed under coverage (printed above); the floors held\n');
+    process.exit(0);
+  }
   process.exit(code ?? 1);
 });
