@@ -1,5 +1,12 @@
 /** The I/O rim of EVTX decoding: reading sources chunk by chunk and the worker pool. */
-export { type ChunkWalk, type EvtxSource, type RawChunk, walkChunks } from './chunks.js';
+export {
+  type ChunkWalk,
+  type EvtxReader,
+  type EvtxSource,
+  isEvtxReader,
+  type RawChunk,
+  walkChunks,
+} from './chunks.js';
 export {
   defaultThreads,
   EvtxParse,

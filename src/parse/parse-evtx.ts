@@ -13,7 +13,7 @@ import {
   type RecordOutput,
   Sink,
 } from '../evtx/index.js';
-import { type ChunkWalk, type EvtxSource, type RawChunk, walkChunks } from './chunks.js';
+import { type ChunkWalk, type EvtxSource, isEvtxReader, type RawChunk, walkChunks } from './chunks.js';
 import { type DecodeOptions, decodeSafely, type SpanTask } from './decode-worker.js';
 import { DecodePool, orderedDecode, type SpareBuffers } from './pool.js';
 
@@ -225,8 +225,8 @@ async function* spanTasks(
  * chunks in flight, whatever the file size.
  */
 export function parseEvtx(source: EvtxSource, options: ParseEvtxOptions = {}): EvtxParse {
-  if (typeof source !== 'string' && !(source instanceof Uint8Array)) {
-    throw new TaeError('INVALID_ARGUMENT', 'source must be a file path or a Uint8Array');
+  if (typeof source !== 'string' && !(source instanceof Uint8Array) && !isEvtxReader(source)) {
+    throw new TaeError('INVALID_ARGUMENT', 'source must be a file path or a Uint8Array (or an EvtxReader)');
   }
   resolve(options);
   return new EvtxParse(source, options);
