@@ -1,14 +1,14 @@
 /** Stored file contents read at offsets: a private file decrypted a segment at a time. */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, truncateSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { writeEvtx } from '../fixtures/evtx-writer/index.js';
 import { newDataKey } from '../src/crypto/index.js';
 import { isTaeError } from '../src/errors/index.js';
-import { parseEvtx } from '../src/parse/index.js';
+import { parseEvtx, parseEvtxReader } from '../src/parse/index.js';
 import { type BlobStore, diskBlobs, memoryBlobs, openContent, writeContent } from '../src/store/index.js';
 
 async function store(blobs: BlobStore, id: string, data: Uint8Array, dataKey: Buffer | null) {
@@ -73,17 +73,28 @@ test(
 );
 
 test(
-  'a private file with the wrong key, a truncated blob or a wrong recorded size does not open',
+  'a private file with the wrong key, a tampered segment near the end, a truncated blob or a wrong recorded size does not open',
   withDir(async (dir) => {
     const blobs = await diskBlobs(dir);
     const plain = randomBytes(2 * 1024 * 1024 + 10);
     const key = newDataKey();
     await store(blobs, 'f2', plain, key);
     const refused = (e: unknown) => isTaeError(e) && e.code === 'FORBIDDEN';
-    const wrong = await openContent(blobs, { id: 'f2', size: plain.length }, newDataKey());
-    await assert.rejects(wrong.read(Buffer.alloc(10), 0), refused);
-    await wrong.close();
+    await assert.rejects(openContent(blobs, { id: 'f2', size: plain.length }, newDataKey()), refused);
     await assert.rejects(openContent(blobs, { id: 'f2', size: plain.length - 1 }, key), refused);
+    const path = blobs.pathOf('f2')!;
+    const sealed = readFileSync(path);
+    sealed[sealed.length - 100]! ^= 1;
+    writeFileSync(path, sealed);
+    await assert.rejects(
+      openContent(blobs, { id: 'f2', size: plain.length }, key),
+      /segment 1 fails authentication/,
+    );
+    sealed[sealed.length - 100]! ^= 1;
+    writeFileSync(path, sealed);
+    const reader = await openContent(blobs, { id: 'f2', size: plain.length }, key);
+    assert.ok((await readAll(reader, [1 << 20])).equals(plain));
+    await reader.close();
     truncateSync(blobs.pathOf('f2')!, 1024 * 1024);
     await assert.rejects(openContent(blobs, { id: 'f2', size: plain.length }, key), refused);
   }),
@@ -106,16 +117,16 @@ test(
     );
     const key = newDataKey();
     await store(blobs, 'f3', evtx, key);
-    const ids = async (source: Parameters<typeof parseEvtx>[0], threads: number) => {
+    const ids = async (parse: ReturnType<typeof parseEvtx>) => {
       const out: number[] = [];
-      for await (const r of parseEvtx(source, { threads })) if (r.event) out.push(r.event.recordId);
+      for await (const r of parse) if (r.event) out.push(r.event.recordId);
       return out;
     };
-    const expected = await ids(evtx, 0);
+    const expected = await ids(parseEvtx(evtx));
     assert.equal(expected.length, 3000);
     for (const threads of [0, 2]) {
       const reader = await openContent(blobs, { id: 'f3', size: evtx.length }, key);
-      assert.deepEqual(await ids(reader, threads), expected, `threads ${threads}`);
+      assert.deepEqual(await ids(parseEvtxReader(reader, { threads })), expected, `threads ${threads}`);
     }
   }),
 );

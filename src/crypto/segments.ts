@@ -180,6 +180,14 @@ export class SealedReader {
     return r;
   }
 
+  /**
+   * Authenticates every segment, in order, before any plaintext is used (one segment in memory
+   * at a time): a tampered blob then fails as a whole, whatever part its reader would reach.
+   */
+  async verifyAll(): Promise<void> {
+    for (let i = 0; i < this.segments; i++) await this.segment(i);
+  }
+
   /** Fills `into` with plaintext from `offset`; resolves to the count (0 at the end). */
   async read(into: Uint8Array, offset: number): Promise<number> {
     let filled = 0;

@@ -6,7 +6,7 @@
  * job stops at once.
  */
 import { isTaeError, TaeError } from '../errors/index.js';
-import { type DecodePool, type EvtxParse, parseEvtx } from '../parse/index.js';
+import { type DecodePool, type EvtxParse, parseEvtx, parseEvtxReader } from '../parse/index.js';
 import { errorInsight, type Insight } from './insights.js';
 import type { JobFile, RunContext } from './types.js';
 
@@ -39,11 +39,16 @@ export async function forEachJobFile(
       file = await ctx.readFile(id, { stream: true });
       name = file.name;
       const pooled = options.pool !== undefined && file.size >= inlineBelow;
-      const parse = parseEvtx(file.source, {
+      const parseOptions = {
         label: file.name,
         signal: ctx.signal,
         ...(pooled ? { pool: options.pool!() } : {}),
-      });
+      };
+      const { source } = file;
+      const parse =
+        typeof source === 'string' || source instanceof Uint8Array
+          ? parseEvtx(source, parseOptions)
+          : parseEvtxReader(source, parseOptions);
       await visit(file, parse);
       parsed++;
     } catch (e) {

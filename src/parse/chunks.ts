@@ -20,7 +20,11 @@ export interface EvtxReader {
   close(): Promise<void>;
 }
 
-export type EvtxSource = string | Uint8Array | EvtxReader;
+/** What `parseEvtx` takes: a file path or the bytes. */
+export type EvtxSource = string | Uint8Array;
+
+/** What the engine's jobs also parse (parse-evtx.ts `parseEvtxReader`): a reader. */
+export type AnySource = EvtxSource | EvtxReader;
 
 export const isEvtxReader = (s: unknown): s is EvtxReader =>
   typeof s === 'object' &&
@@ -65,7 +69,7 @@ export interface WalkOptions {
  * transferred to a worker, unless `shared`). The header's chunk count is ignored: dirty
  * logs have more.
  */
-export async function walkChunks(source: EvtxSource, options: WalkOptions = {}): Promise<ChunkWalk> {
+export async function walkChunks(source: AnySource, options: WalkOptions = {}): Promise<ChunkWalk> {
   const shared = options.shared === true;
   if (isEvtxReader(source)) return readerWalk(source, shared);
   if (typeof source !== 'string') {

@@ -13,6 +13,7 @@ export {
   type ParseEvtxOptions,
   type ParseStats,
   parseEvtx,
+  parseEvtxReader,
 } from './parse-evtx.js';
 export { DecodePool, orderedDecode } from './pool.js';
 export { checkSourceFile, checkSourceFileSync, unreadableSource } from './source-file.js';

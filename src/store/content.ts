@@ -93,8 +93,9 @@ export interface ContentReader {
 }
 
 /**
- * Opens a stored file for reads at offsets: a private one is decrypted a segment at a time
- * (one segment of plaintext in memory), a public one read in place. Nothing is read whole.
+ * Opens a stored file for reads at offsets: a private one is authenticated whole first, then
+ * decrypted a segment at a time as it is read (one segment of plaintext in memory); a public
+ * one is read in place. Nothing is held whole.
  */
 export async function openContent(
   blobs: BlobStore,
@@ -118,6 +119,12 @@ export async function openContent(
       handle.size,
       (into, at) => handle.readAt(into, at),
     );
+    try {
+      await sealed.verifyAll();
+    } catch (e) {
+      sealed.close();
+      throw e;
+    }
     return {
       read: (into, offset) => sealed.read(into, offset),
       close: once(async () => {
