@@ -3,7 +3,7 @@
  * success and failure counts, failure reasons, the event ids behind each row and first/last seen.
  * Rows with failures come first.
  */
-import { Groups, Samples, Span, Tally, topText } from '../aggregate.js';
+import { GROUPS_PER_TABLE, Groups, Samples, Span, Tally, topText } from '../aggregate.js';
 import type { AuthEvent, Fact } from '../facts.js';
 import { type Insight, tableInsight } from '../insights.js';
 import { cleanRows, formatTime, oneLine } from '../text.js';
@@ -40,7 +40,7 @@ const MAX_ROWS = 2000;
 export class AuthenticationBuilder implements Builder {
   readonly resultType = 'Authentication' as const;
   readonly consumes = ['auth'] as const;
-  private readonly logons = new Groups<LogonStats>(20_000);
+  private readonly logons = new Groups<LogonStats>(GROUPS_PER_TABLE);
 
   consume(f: Fact): void {
     if (f.kind !== 'auth') return;

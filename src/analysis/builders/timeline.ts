@@ -4,7 +4,7 @@
  * reference. Sources: notables from the extractors, command-line indicators, authentication
  * patterns, and Sigma matches (importance from the rule's level and status).
  */
-import { Groups, namesText, Span, Tally } from '../aggregate.js';
+import { GROUPS_PER_TABLE, Groups, namesText, Span, Tally } from '../aggregate.js';
 import type { Fact, Notable, ProcessStart } from '../facts.js';
 import { importanceOfSigma, importanceRank, maxImportance } from '../importance.js';
 import {
@@ -44,8 +44,8 @@ export const MAX_TIMELINE_ENTRIES = 2000;
 export class TimelineBuilder implements Builder {
   readonly resultType = 'Key Event Timeline' as const;
   readonly consumes = ['notable', 'auth', 'explicit', 'processStart'] as const;
-  private readonly groups = new Groups<Group>(20_000);
-  private readonly rules = new Groups<RuleGroup>(20_000);
+  private readonly groups = new Groups<Group>(GROUPS_PER_TABLE);
+  private readonly rules = new Groups<RuleGroup>(GROUPS_PER_TABLE);
   private readonly auth = new AuthPatterns();
 
   consume(f: Fact): void {
