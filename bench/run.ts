@@ -3,7 +3,8 @@
  * main thread, 1 and 2 workers, against libevtx's evtxexport, @ts-evtx/core and python-evtx
  * measured in the same run; thread scaling on 1 GiB; the ceilings this machine sets on those
  * ratios (`ceilings`); and peak memory on a 1 GB generated file. One JSON object per
- * line on stdout; the last line holds the ratios. Options: --runs N, --only NAME, --skip-peers.
+ * line on stdout; the last line holds the ratios. Options: --runs N, --only NAME, --skip-peers,
+ * --quick (the job bench on 100 MB only).
  * The other subsystems have their own scripts (`bench/<name>.ts`, one JSON object per line),
  * run here one after another in child processes so that their heaps do not meet.
  */
@@ -20,6 +21,7 @@ const { values: opts } = parseArgs({
     runs: { type: 'string', default: '3' },
     only: { type: 'string' },
     'skip-peers': { type: 'boolean' },
+    quick: { type: 'boolean' },
   },
 });
 const RUNS = Number(opts.runs);
@@ -29,7 +31,7 @@ const BIG = join(EVTX_DIR, 'bench', 'corpus-chunks-81MB.evtx');
 const BIG_RECORDS = 39269;
 const results: Record<string, number | string | null> = {};
 /** Benches with their own script under bench/, selected with --only NAME like the others. */
-const SUBSYSTEMS = ['sigma', 'yara', 'lookup', 'analysis', 'search', 'service'];
+const SUBSYSTEMS = ['sigma', 'yara', 'lookup', 'analysis', 'search', 'service', 'job'];
 
 function emit(o: Record<string, unknown>): void {
   console.log(JSON.stringify(o));
@@ -386,6 +388,7 @@ for (const name of SUBSYSTEMS) {
   if (!want(name) || !existsSync(script)) continue;
   const r = spawnSync(process.execPath, ['--import', 'tsx', script], {
     stdio: ['ignore', 'inherit', 'inherit'],
+    env: opts.quick ? { ...process.env, TAE_BENCH_JOB_QUICK: '1' } : process.env,
   });
   if (r.status !== 0) results[`${name}_failed`] = `exit ${r.status ?? r.signal}`;
 }

@@ -86,7 +86,7 @@ export function createAnalyzer(options: AnalyzerOptions = {}): Analyzer {
   let extractorFailures = 0;
   let current: EvtxEvent | null = null;
 
-  const twins = new TwinIndex();
+  const twins = new TwinIndex(25_000); // ~0.5 KB an entry (issue 14: 100,000 held 49 MB)
   const emit = (f: Fact): void => {
     let fact = f;
     // A notable without its own summary shows the event's Windows message.

@@ -18,7 +18,9 @@ export { AAD, KEY_BYTES, newDataKey, open, openJson, seal, sealJson } from './se
 export {
   DEFAULT_SEGMENT_BYTES,
   openSealedStream,
+  type ReadSealedAt,
   SEGMENT_HEADER_BYTES,
+  SealedReader,
   SegmentSealer,
   sealedSize,
 } from './segments.js';

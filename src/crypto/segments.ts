@@ -128,6 +128,113 @@ export async function openSealedStream(
   return out;
 }
 
+/** Reads ciphertext at a position: fills `into`, resolving to the count (short only at the end). */
+export type ReadSealedAt = (into: Uint8Array, position: number) => Promise<number>;
+
+/**
+ * Random access to a sealed blob's plaintext, one segment in memory at a time: each segment is
+ * read, its tag verified and only then copied out. The segment count comes from `plainBytes`
+ * (recorded apart), so every segment's index and last flag are known: a truncated, extended
+ * or reordered blob fails as `openSealedStream` does.
+ */
+export class SealedReader {
+  private segmentBytes = 0;
+  private prefix: Buffer = Buffer.alloc(0);
+  private segments = 0;
+  /** The last verified segment: reads are sequential, so each is decrypted once. */
+  private cached = -1;
+  private plain: Buffer = Buffer.alloc(0);
+  private sealed: Buffer = Buffer.alloc(0);
+
+  private constructor(
+    private readonly key: Uint8Array,
+    private readonly aad: string,
+    readonly plainBytes: number,
+    private readonly readAt: ReadSealedAt,
+  ) {}
+
+  /** Checks the header and the blob's length (`sealedBytes`) before anything is read. */
+  static async open(
+    key: Uint8Array,
+    aad: string,
+    plainBytes: number,
+    sealedBytes: number,
+    readAt: ReadSealedAt,
+  ): Promise<SealedReader> {
+    const r = new SealedReader(Buffer.from(key), aad, plainBytes, readAt); // its own copy, wiped at close
+    const header = Buffer.alloc(SEGMENT_HEADER_BYTES);
+    const n = await readAt(header, 0);
+    if (n < SEGMENT_HEADER_BYTES || !header.subarray(0, 4).equals(MAGIC) || header[4] !== VERSION)
+      throw corrupt(aad, 'unknown header');
+    r.prefix = Buffer.from(header.subarray(5, 12));
+    r.segmentBytes = header.readUInt32BE(12);
+    if (r.segmentBytes === 0 || r.segmentBytes > 64 * 1024 * 1024) throw corrupt(aad, 'bad segment size');
+    if (sealedBytes !== sealedSize(plainBytes, r.segmentBytes))
+      throw corrupt(
+        aad,
+        sealedBytes < sealedSize(plainBytes, r.segmentBytes) ? 'truncated' : 'trailing bytes',
+      );
+    r.segments = Math.max(1, Math.ceil(plainBytes / r.segmentBytes));
+    r.plain = Buffer.allocUnsafe(r.segmentBytes);
+    r.sealed = Buffer.allocUnsafe(r.segmentBytes + TAG);
+    return r;
+  }
+
+  /**
+   * Authenticates every segment, in order, before any plaintext is used (one segment in memory
+   * at a time): a tampered blob then fails as a whole, whatever part its reader would reach.
+   */
+  async verifyAll(): Promise<void> {
+    for (let i = 0; i < this.segments; i++) await this.segment(i);
+  }
+
+  /** Fills `into` with plaintext from `offset`; resolves to the count (0 at the end). */
+  async read(into: Uint8Array, offset: number): Promise<number> {
+    let filled = 0;
+    while (filled < into.length && offset + filled < this.plainBytes) {
+      const at = offset + filled;
+      const i = Math.floor(at / this.segmentBytes);
+      const segment = await this.segment(i);
+      const from = at - i * this.segmentBytes;
+      const n = Math.min(into.length - filled, segment.length - from);
+      into.set(segment.subarray(from, from + n), filled);
+      filled += n;
+    }
+    return filled;
+  }
+
+  /** Wipes the plaintext this reader holds. */
+  close(): void {
+    this.plain.fill(0);
+    this.key.fill(0);
+    this.cached = -1;
+  }
+
+  private async segment(i: number): Promise<Buffer> {
+    const last = i === this.segments - 1;
+    const len = last ? this.plainBytes - i * this.segmentBytes : this.segmentBytes;
+    if (this.cached === i) return this.plain.subarray(0, len);
+    this.cached = -1;
+    const seg = this.sealed.subarray(0, len + TAG);
+    const n = await this.readAt(seg, SEGMENT_HEADER_BYTES + i * (this.segmentBytes + TAG));
+    if (n < seg.length) throw corrupt(this.aad, 'truncated');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, nonce(this.prefix, i, last));
+    decipher.setAAD(Buffer.from(this.aad, 'utf8'));
+    decipher.setAuthTag(seg.subarray(len));
+    const plain = decipher.update(seg.subarray(0, len));
+    try {
+      decipher.final();
+    } catch (e) {
+      plain.fill(0);
+      throw corrupt(this.aad, `segment ${i} fails authentication`, e);
+    }
+    plain.copy(this.plain);
+    plain.fill(0);
+    this.cached = i;
+    return this.plain.subarray(0, len);
+  }
+}
+
 /** Reads exact-length pieces from a stream of arbitrary chunks. */
 class ExactReader {
   private readonly it: AsyncIterator<Uint8Array>;

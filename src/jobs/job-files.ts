@@ -1,12 +1,13 @@
 /**
- * The EVTX files of a job, decoded one after another: read (a private one decrypted in memory),
+ * The EVTX files of a job, decoded one after another: read in place, or a private one decrypted
+ * segment by segment as the decoder reads it (never whole in memory),
  * decoded inline or in the shared pool by size, handed to the runner's visitor. A file that
  * cannot be read becomes an Error insight `<name>: <reason>` and the others go on; a cancelled
  * job stops at once.
  */
 import { isTaeError, TaeError } from '../errors/index.js';
 import { errorInsight, type Insight } from '../insights/index.js';
-import { type DecodePool, type EvtxParse, parseEvtx } from '../parse/index.js';
+import { type DecodePool, type EvtxParse, parseEvtx, parseEvtxReader } from '../parse/index.js';
 import type { JobFile, RunContext } from './types.js';
 
 export interface DecodeOptions {
@@ -33,21 +34,32 @@ export async function forEachJobFile(
   let parsed = 0;
   for (const id of fileIds) {
     let name = id;
+    let file: JobFile | undefined;
     try {
-      const file = await ctx.readFile(id);
+      file = await ctx.readFile(id, { stream: true });
       name = file.name;
       const pooled = options.pool !== undefined && file.size >= inlineBelow;
-      const parse = parseEvtx(file.source, {
+      const parseOptions = {
         label: file.name,
         signal: ctx.signal,
         ...(pooled ? { pool: options.pool!() } : {}),
-      });
+      };
+      const { source } = file;
+      const parse =
+        typeof source === 'string' || source instanceof Uint8Array
+          ? parseEvtx(source, parseOptions)
+          : parseEvtxReader(source, parseOptions);
       await visit(file, parse);
       parsed++;
     } catch (e) {
       if (ctx.signal.aborted) throw new TaeError('CANCELLED', 'job cancelled', { cause: e });
       if (!isTaeError(e)) throw e;
       errors.push(errorInsight(`${name}: ${e.message}`));
+    } finally {
+      // A parse closes its reader when it runs to the end or fails; one never started does not.
+      const source = file?.source;
+      if (source !== undefined && typeof source !== 'string' && !(source instanceof Uint8Array))
+        await source.close().catch(() => {});
     }
   }
   return { parsed, errors };

@@ -8,7 +8,7 @@
 import { AAD, newDataKey, newId, open, seal } from '../crypto/index.js';
 import { isTaeError, TaeError } from '../errors/index.js';
 import { errorInsight, type Insight, isErrorInsight } from '../insights/index.js';
-import { type JobRow, type JobStatus, readContent, type Store } from '../store/index.js';
+import { type JobRow, type JobStatus, openContent, readContent, type Store } from '../store/index.js';
 import { decodeInput, encodeInput, encodeResult } from './codec.js';
 import { proposeJobName } from './names.js';
 import type { JobFile, JobInput, JobRunner, JobRunners, RunContext } from './types.js';
@@ -218,18 +218,24 @@ export class Scheduler {
         ownerKey === null || row.wrappedKey === null
           ? null
           : open(ownerKey, row.wrappedKey, AAD.jobKey(row.id)),
-      async readFile(fileId: string): Promise<JobFile> {
+      async readFile(fileId: string, options?: { readonly stream?: boolean }): Promise<JobFile> {
+        const stream = options?.stream === true;
         const f = allowed.has(fileId) ? store.files.get(fileId) : null;
         const gone = () => new TaeError('INPUT_UNREADABLE', `File ${fileId} is no longer available`);
         if (f === null) throw gone();
         const base = { id: f.id, name: f.name, size: f.size };
         if (f.wrappedKey === null) {
-          const source = store.blobs.pathOf(f.id) ?? (await readContent(store.blobs, f, null));
+          const source =
+            store.blobs.pathOf(f.id) ??
+            (stream ? await openContent(store.blobs, f, null) : await readContent(store.blobs, f, null));
           return { ...base, encrypted: false, source };
         }
         if (ownerKey === null || f.owner !== row.owner) throw gone();
         const dataKey = open(ownerKey, f.wrappedKey, AAD.fileKey(f.id));
-        return { ...base, encrypted: true, source: await readContent(store.blobs, f, dataKey) };
+        const source = stream
+          ? await openContent(store.blobs, f, dataKey)
+          : await readContent(store.blobs, f, dataKey);
+        return { ...base, encrypted: true, source };
       },
     };
   }

@@ -1,5 +1,6 @@
 /** Job types, their inputs, and the runner contract every job type implements. */
 import type { Insight } from '../insights/index.js';
+import type { ContentReader } from '../store/index.js';
 
 /**
  * `winevtx`, `sigma_file_community` and `sigma_file_custom` are the spec's values; the YARA
@@ -37,8 +38,11 @@ export interface JobFile {
   readonly name: string;
   readonly size: number;
   readonly encrypted: boolean;
-  /** A path for an unencrypted file on disk (read it in place), else the bytes in memory. */
-  readonly source: string | Uint8Array;
+  /**
+   * A path for an unencrypted file on disk (read it in place), else the bytes in memory, or
+   * with `stream` a reader (a private file decrypted segment by segment as it is read).
+   */
+  readonly source: string | Uint8Array | ContentReader;
 }
 
 export interface RunContext {
@@ -47,8 +51,11 @@ export interface RunContext {
   jobKey(): Buffer | null;
   /** Aborted when the job is cancelled or deleted, or the engine closes. */
   readonly signal: AbortSignal;
-  /** Opens one of the job's files (decrypting a private one in memory). */
-  readFile(fileId: string): Promise<JobFile>;
+  /**
+   * Opens one of the job's files: whole in memory (a private one decrypted), or with `stream`
+   * as a path or a reader the caller closes, so memory does not grow with the file.
+   */
+  readFile(fileId: string, options?: { readonly stream?: boolean }): Promise<JobFile>;
 }
 
 /**

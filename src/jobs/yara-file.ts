@@ -3,6 +3,7 @@
  * src/yara, which gives the spec's `Yara Analysis Results` table (and `Rule metadata` for a
  * custom rule). Private files are handed over as bytes, never written out.
  */
+import { TaeError } from '../errors/index.js';
 import type { Insight } from '../insights/index.js';
 import { type CommunityRules, scanFiles, type YaraEngine, type YaraFileInput } from '../yara/index.js';
 import type { JobRunner } from './types.js';
@@ -20,10 +21,11 @@ export function createYaraFileRunner(
   return async (input, ctx) => {
     const files: YaraFileInput[] = [];
     for (const id of input.file_ids) {
-      const f = await ctx.readFile(id);
-      files.push(
-        typeof f.source === 'string' ? { name: f.name, path: f.source } : { name: f.name, bytes: f.source },
-      );
+      const f = await ctx.readFile(id); // without `stream`: a path or the bytes, never a reader
+      const { source } = f;
+      if (typeof source === 'string') files.push({ name: f.name, path: source });
+      else if (source instanceof Uint8Array) files.push({ name: f.name, bytes: source });
+      else throw new TaeError('INTERNAL', 'a YARA file job was given a reader');
     }
     const rules =
       input.type === 'yara_file_custom'

@@ -9,7 +9,29 @@ import {
 } from '../evtx/index.js';
 import { checkSourceFile, unreadableSource } from './source-file.js';
 
+/**
+ * Bytes read at offsets, e.g. a private file decrypted segment by segment (store/content.ts):
+ * the parse reads it span by span as it reads a file, so it is never whole in memory.
+ */
+export interface EvtxReader {
+  /** Fills `into` from `offset`; resolves to the count, short or 0 only at the end. */
+  read(into: Uint8Array, offset: number): Promise<number>;
+  /** Releases what the reader holds; called once the parse is done with it. */
+  close(): Promise<void>;
+}
+
+/** What `parseEvtx` takes: a file path or the bytes. */
 export type EvtxSource = string | Uint8Array;
+
+/** What the engine's jobs also parse (parse-evtx.ts `parseEvtxReader`): a reader. */
+export type AnySource = EvtxSource | EvtxReader;
+
+export const isEvtxReader = (s: unknown): s is EvtxReader =>
+  typeof s === 'object' &&
+  s !== null &&
+  !(s instanceof Uint8Array) &&
+  typeof (s as EvtxReader).read === 'function' &&
+  typeof (s as EvtxReader).close === 'function';
 
 type ReadAt = (into: Uint8Array, at: number, length: number, position: number) => Promise<number>;
 
@@ -47,8 +69,9 @@ export interface WalkOptions {
  * transferred to a worker, unless `shared`). The header's chunk count is ignored: dirty
  * logs have more.
  */
-export async function walkChunks(source: EvtxSource, options: WalkOptions = {}): Promise<ChunkWalk> {
+export async function walkChunks(source: AnySource, options: WalkOptions = {}): Promise<ChunkWalk> {
   const shared = options.shared === true;
+  if (isEvtxReader(source)) return readerWalk(source, shared);
   if (typeof source !== 'string') {
     const { header, diagnostics } = parseFileHeader(
       source.subarray(0, FILE_HEADER_SIZE),
@@ -111,6 +134,32 @@ export async function walkChunks(source: EvtxSource, options: WalkOptions = {}):
     return { header, diagnostics, headerBytes, chunks: fileChunks(readAt, close, shared), read, close };
   } catch (e) {
     await fh.close();
+    throw e;
+  }
+}
+
+async function readerWalk(reader: EvtxReader, shared: boolean): Promise<ChunkWalk> {
+  const readAt: ReadAt = (into, at, length, position) =>
+    reader.read(into.subarray(at, at + length), position);
+  let closed = false;
+  const close = async () => {
+    if (!closed) {
+      closed = true;
+      await reader.close();
+    }
+  };
+  try {
+    const head = Buffer.alloc(FILE_HEADER_SIZE + 8);
+    const bytesRead = await reader.read(head, 0);
+    const { header, diagnostics } = parseFileHeader(
+      head.subarray(0, Math.min(bytesRead, FILE_HEADER_SIZE)),
+      bytesRead > FILE_HEADER_SIZE ? head.subarray(FILE_HEADER_SIZE, bytesRead) : null,
+    );
+    const headerBytes = Math.min(bytesRead, FILE_HEADER_SIZE);
+    const read = (into: Uint8Array, offset: number) => reader.read(into, offset);
+    return { header, diagnostics, headerBytes, chunks: fileChunks(readAt, close, shared), read, close };
+  } catch (e) {
+    await close();
     throw e;
   }
 }

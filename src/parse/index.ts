@@ -1,11 +1,19 @@
 /** The I/O rim of EVTX decoding: reading sources chunk by chunk and the worker pool. */
-export { type ChunkWalk, type EvtxSource, type RawChunk, walkChunks } from './chunks.js';
+export {
+  type ChunkWalk,
+  type EvtxReader,
+  type EvtxSource,
+  isEvtxReader,
+  type RawChunk,
+  walkChunks,
+} from './chunks.js';
 export {
   defaultThreads,
   EvtxParse,
   type ParseEvtxOptions,
   type ParseStats,
   parseEvtx,
+  parseEvtxReader,
 } from './parse-evtx.js';
 export { DecodePool, orderedDecode } from './pool.js';
 export { checkSourceFile, checkSourceFileSync, unreadableSource } from './source-file.js';

@@ -13,7 +13,14 @@ import {
   type RecordOutput,
   Sink,
 } from '../evtx/index.js';
-import { type ChunkWalk, type EvtxSource, type RawChunk, walkChunks } from './chunks.js';
+import {
+  type ChunkWalk,
+  type EvtxReader,
+  type EvtxSource,
+  isEvtxReader,
+  type RawChunk,
+  walkChunks,
+} from './chunks.js';
 import { type DecodeOptions, decodeSafely, type SpanTask } from './decode-worker.js';
 import { DecodePool, orderedDecode, type SpareBuffers } from './pool.js';
 
@@ -233,3 +240,14 @@ export function parseEvtx(source: EvtxSource, options: ParseEvtxOptions = {}): E
 }
 
 export const defaultThreads = (): number => Math.max(1, Math.min(availableParallelism(), 8));
+
+/**
+ * `parseEvtx` over a reader (the engine's private files, decrypted segment by segment): read
+ * span by span like a file, and closed when the parse ends. Not part of the public surface.
+ */
+export function parseEvtxReader(reader: EvtxReader, options: ParseEvtxOptions = {}): EvtxParse {
+  if (!isEvtxReader(reader)) throw new TaeError('INVALID_ARGUMENT', 'reader must have read and close');
+  resolve(options);
+  // The public constructor names the public sources; walkChunks reads a reader as well.
+  return new EvtxParse(reader as unknown as EvtxSource, options);
+}

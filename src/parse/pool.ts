@@ -12,6 +12,13 @@ const workerUrl = new URL(
   import.meta.url,
 );
 
+/**
+ * Each worker's young generation (MiB). V8 grows it to 64 MiB per semi-space when a thread
+ * allocates fast, as a decoder does; a span's records die young, so a small one costs little
+ * time and keeps each worker's heap near 50 MiB instead of 170 (measured on 238 MiB files).
+ */
+export const DECODE_WORKER_YOUNG_MB = 16;
+
 export class DecodePool {
   private readonly piscina: Piscina;
 
@@ -23,6 +30,7 @@ export class DecodePool {
       idleTimeout: 30_000,
       // A second task waits in each worker, so it never idles while the main thread dispatches.
       concurrentTasksPerWorker: 2,
+      resourceLimits: { maxYoungGenerationSizeMb: DECODE_WORKER_YOUNG_MB },
     });
   }
 

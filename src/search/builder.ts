@@ -271,7 +271,14 @@ let pool: Piscina | undefined;
 
 /** Runs `task` on a worker thread; `signal` abandons it (the thread finishes its SQLite work). */
 async function inWorker(task: FinishTask, signal?: AbortSignal): Promise<FinishResult> {
-  pool ??= new Piscina({ filename: workerUrl.href, minThreads: 0, maxThreads: 2, idleTimeout: 5_000 });
+  // The work is SQLite's (its page caches are bounded): a small young generation is enough.
+  pool ??= new Piscina({
+    filename: workerUrl.href,
+    minThreads: 0,
+    maxThreads: 2,
+    idleTimeout: 5_000,
+    resourceLimits: { maxYoungGenerationSizeMb: 8 },
+  });
   try {
     return (await pool.run(task, signal ? { signal } : {})) as FinishResult;
   } catch (e) {

@@ -17,12 +17,22 @@ export interface BlobWriter {
   abort(): Promise<void>;
 }
 
+/** A committed blob opened for reads at positions. */
+export interface BlobHandle {
+  readonly size: number;
+  /** Fills `into` from `position`; resolves to the count (short only at the end). */
+  readAt(into: Uint8Array, position: number): Promise<number>;
+  close(): Promise<void>;
+}
+
 export interface BlobStore {
   begin(): Promise<BlobWriter>;
   /** The file path of a committed blob, for reading it in place; null in memory. */
   pathOf(id: string): string | null;
   /** The blob's bytes as a stream of fresh (never reused) chunks. */
   read(id: string): AsyncIterable<Uint8Array>;
+  /** The blob for reads at positions (a private file is decrypted from it segment by segment). */
+  openAt(id: string): Promise<BlobHandle>;
   remove(id: string): Promise<void>;
   /** Ids of committed blobs. */
   list(): Promise<string[]>;
@@ -91,6 +101,28 @@ export async function diskBlobs(dataDir: string): Promise<BlobStore> {
         await fh.close();
       }
     },
+    async openAt(id) {
+      const fh = await open(join(filesDir, id), 'r');
+      try {
+        const { size } = await fh.stat();
+        return {
+          size,
+          async readAt(into, position) {
+            let filled = 0;
+            while (filled < into.length) {
+              const { bytesRead } = await fh.read(into, filled, into.length - filled, position + filled);
+              if (bytesRead === 0) break;
+              filled += bytesRead;
+            }
+            return filled;
+          },
+          close: () => fh.close(),
+        };
+      } catch (e) {
+        await fh.close();
+        throw e;
+      }
+    },
     remove: (id) => rm(join(filesDir, id), { force: true }),
     list: async () => (await readdir(filesDir)).filter((n) => !n.startsWith('.')),
     async sweepTemp() {
@@ -124,6 +156,19 @@ export function memoryBlobs(): BlobStore {
       const b = blobs.get(id);
       if (b === undefined) throw Object.assign(new Error(`no blob ${id}`), { code: 'ENOENT' });
       for (let at = 0; at < b.length; at += READ_CHUNK) yield Buffer.from(b.subarray(at, at + READ_CHUNK));
+    },
+    async openAt(id) {
+      const b = blobs.get(id);
+      if (b === undefined) throw Object.assign(new Error(`no blob ${id}`), { code: 'ENOENT' });
+      return {
+        size: b.length,
+        async readAt(into, position) {
+          const part = b.subarray(Math.min(position, b.length), position + into.length);
+          into.set(part);
+          return part.length;
+        },
+        close: async () => {},
+      };
     },
     async remove(id) {
       blobs.delete(id);

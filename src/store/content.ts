@@ -3,7 +3,7 @@
  * as they arrive (see crypto/segments.ts), so their plaintext exists only in memory, one
  * segment at a time; reading them back verifies every segment before any byte is returned.
  */
-import { AAD, openSealedStream, SegmentSealer } from '../crypto/index.js';
+import { AAD, openSealedStream, SealedReader, SegmentSealer } from '../crypto/index.js';
 import { TaeError } from '../errors/index.js';
 import type { BlobStore } from './blobs.js';
 
@@ -84,4 +84,64 @@ export async function readContent(
   if (at !== file.size)
     throw new TaeError('INPUT_UNREADABLE', `file ${file.id} is shorter on disk than recorded`);
   return out;
+}
+
+/** A stored file's plaintext read at offsets (the shape of the parse module's EvtxReader). */
+export interface ContentReader {
+  read(into: Uint8Array, offset: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a stored file for reads at offsets: a private one is authenticated whole first, then
+ * decrypted a segment at a time as it is read (one segment of plaintext in memory); a public
+ * one is read in place. Nothing is held whole.
+ */
+export async function openContent(
+  blobs: BlobStore,
+  file: { readonly id: string; readonly size: number },
+  dataKey: Buffer | null,
+): Promise<ContentReader> {
+  const handle = await blobs.openAt(file.id);
+  try {
+    if (dataKey === null) {
+      if (handle.size !== file.size)
+        throw new TaeError(
+          'INPUT_UNREADABLE',
+          `file ${file.id} is ${handle.size} bytes on disk, not ${file.size}`,
+        );
+      return { read: (into, offset) => handle.readAt(into, offset), close: once(() => handle.close()) };
+    }
+    const sealed = await SealedReader.open(
+      dataKey,
+      AAD.fileContent(file.id),
+      file.size,
+      handle.size,
+      (into, at) => handle.readAt(into, at),
+    );
+    try {
+      await sealed.verifyAll();
+    } catch (e) {
+      sealed.close();
+      throw e;
+    }
+    return {
+      read: (into, offset) => sealed.read(into, offset),
+      close: once(async () => {
+        sealed.close();
+        await handle.close();
+      }),
+    };
+  } catch (e) {
+    await handle.close();
+    throw e;
+  }
+}
+
+function once(f: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  return () => {
+    done ??= f();
+    return done;
+  };
 }

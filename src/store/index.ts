@@ -4,7 +4,14 @@
  * file reaches this layer's disk.
  */
 export { type BlobStore, type BlobWriter, diskBlobs, memoryBlobs } from './blobs.js';
-export { readContent, type UploadData, type WriteContentOptions, writeContent } from './content.js';
+export {
+  type ContentReader,
+  openContent,
+  readContent,
+  type UploadData,
+  type WriteContentOptions,
+  writeContent,
+} from './content.js';
 export { type FileRow, FileTable, type Visibility } from './files.js';
 export { type IndexCacheLimits, IndexStore, type IndexTarget, indexAad, indexFileKey } from './indexes.js';
 export { type JobRow, type JobStatus, JobTable, type NewJob } from './jobs.js';

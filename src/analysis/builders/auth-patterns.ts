@@ -4,7 +4,7 @@
  * per-source aggregates (failures in 10-minute windows), so input order does not matter.
  */
 import type { TimelineEntry } from '../../insights/index.js';
-import { Groups, namesText, Span, Tally, topText } from '../aggregate.js';
+import { GROUPS_PER_TABLE, Groups, namesText, Span, Tally, topText } from '../aggregate.js';
 import type { AuthEvent, ExplicitCredentials } from '../facts.js';
 import { basename, plural } from '../text.js';
 
@@ -45,10 +45,10 @@ interface ExplicitGroup {
 
 /** The key events the timeline derives from authentication facts. */
 export class AuthPatterns {
-  private readonly failures = new Groups<FailureSource>(10_000);
+  private readonly failures = new Groups<FailureSource>(GROUPS_PER_TABLE / 2);
   /** The earliest successes per source, to find a success that follows a burst. */
-  private readonly successes = new Groups<Success[]>(10_000);
-  private readonly explicit = new Groups<ExplicitGroup>(10_000);
+  private readonly successes = new Groups<Success[]>(GROUPS_PER_TABLE / 2);
+  private readonly explicit = new Groups<ExplicitGroup>(GROUPS_PER_TABLE / 2);
 
   auth(f: AuthEvent): void {
     const source = f.address || f.workstation;

@@ -4,7 +4,7 @@
  * Rows with failures come first.
  */
 import { type Insight, tableInsight } from '../../insights/index.js';
-import { Groups, Samples, Span, Tally, topText } from '../aggregate.js';
+import { GROUPS_PER_TABLE, Groups, Samples, Span, Tally, topText } from '../aggregate.js';
 import type { AuthEvent, Fact } from '../facts.js';
 import { cleanRows, formatTime, oneLine } from '../text.js';
 import type { Builder } from '../types.js';
@@ -40,7 +40,7 @@ const MAX_ROWS = 2000;
 export class AuthenticationBuilder implements Builder {
   readonly resultType = 'Authentication' as const;
   readonly consumes = ['auth'] as const;
-  private readonly logons = new Groups<LogonStats>(20_000);
+  private readonly logons = new Groups<LogonStats>(GROUPS_PER_TABLE);
 
   consume(f: Fact): void {
     if (f.kind !== 'auth') return;

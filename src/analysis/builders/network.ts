@@ -4,7 +4,7 @@
  * access): who came from where, how often, with what outcome. Busiest first.
  */
 import { type Insight, tableInsight } from '../../insights/index.js';
-import { Groups, Samples, Span, Tally, topText } from '../aggregate.js';
+import { GROUPS_PER_TABLE, Groups, Samples, Span, Tally, topText } from '../aggregate.js';
 import type { AuthEvent, Connection, DnsQuery, Fact, ShareAccess } from '../facts.js';
 import { basename, cleanRows, formatTime, oneLine } from '../text.js';
 import type { Builder } from '../types.js';
@@ -91,9 +91,9 @@ function busiestFirst<T extends { span: Span }>(list: Iterable<[string, T]>): T[
 export class NetworkBuilder implements Builder {
   readonly resultType = 'Network Analysis' as const;
   readonly consumes = ['connection', 'dns', 'auth', 'share'] as const;
-  private readonly connections = new Groups<ConnectionStats>(20_000);
-  private readonly queries = new Groups<DnsStats>(20_000);
-  private readonly sources = new Groups<SourceStats>(10_000);
+  private readonly connections = new Groups<ConnectionStats>(GROUPS_PER_TABLE);
+  private readonly queries = new Groups<DnsStats>(GROUPS_PER_TABLE);
+  private readonly sources = new Groups<SourceStats>(GROUPS_PER_TABLE / 2);
 
   consume(f: Fact): void {
     if (f.kind === 'connection') this.connection(f);

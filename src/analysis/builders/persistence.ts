@@ -4,7 +4,7 @@
  * computer), in the order they first appeared.
  */
 import { type Insight, tableInsight } from '../../insights/index.js';
-import { Groups, Samples, Span, Tally, topText } from '../aggregate.js';
+import { GROUPS_PER_TABLE, Groups, Samples, Span, Tally, topText } from '../aggregate.js';
 import type { Fact, PersistenceChange } from '../facts.js';
 import { cleanRows, formatTime, oneLine } from '../text.js';
 import type { Builder } from '../types.js';
@@ -34,7 +34,7 @@ const MAX_ROWS = 2000;
 export class PersistenceBuilder implements Builder {
   readonly resultType = 'Persistence' as const;
   readonly consumes = ['persistence'] as const;
-  private readonly changes = new Groups<ChangeStats>(20_000);
+  private readonly changes = new Groups<ChangeStats>(GROUPS_PER_TABLE);
 
   consume(f: Fact): void {
     if (f.kind !== 'persistence') return;

@@ -12,9 +12,13 @@ import { renderGraph } from './graph/dot.js';
 import { type GraphNode, type HostForest, optimise } from './graph/optimise.js';
 import { resolveAncestry } from './graph/resolve.js';
 
-/** Process creations kept for the graph; later ones are counted, not drawn. */
-export const MAX_GRAPH_PROCESSES = 50_000;
-const MAX_GRAPH_EXITS = 100_000;
+/**
+ * Process creations kept for the graph; later ones are counted, not drawn. About 0.9 KB each
+ * (the graph resolves ancestry over all of them at the end), so this bounds the builder at
+ * ~22 MB; the graph shows 150 nodes by default.
+ */
+export const MAX_GRAPH_PROCESSES = 25_000;
+const MAX_GRAPH_EXITS = 50_000;
 
 export class ProcessGraphBuilder implements Builder {
   readonly resultType = 'Process Inference Graph' as const;

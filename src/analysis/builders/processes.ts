@@ -4,7 +4,7 @@
  * command-line indicators), rarest first; and the flagged executions themselves, earliest first.
  */
 import { type Insight, tableInsight } from '../../insights/index.js';
-import { Groups, Samples, Span, Tally, topText } from '../aggregate.js';
+import { GROUPS_PER_TABLE, Groups, Samples, Span, Tally, topText } from '../aggregate.js';
 import { LOLBINS, UNUSUAL_PATH } from '../extract/index.js';
 import type { Fact, ProcessStart } from '../facts.js';
 import { basename, cleanRows, formatTime, oneLine } from '../text.js';
@@ -68,7 +68,7 @@ function renamedFrom(f: ProcessStart): string {
 export class ProcessesBuilder implements Builder {
   readonly resultType = 'Process Analysis' as const;
   readonly consumes = ['processStart'] as const;
-  private readonly images = new Groups<ImageStats>(20_000);
+  private readonly images = new Groups<ImageStats>(GROUPS_PER_TABLE);
   private total = 0;
   private readonly executions: Execution[] = [];
 

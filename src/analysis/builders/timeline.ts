@@ -11,7 +11,7 @@ import {
   type TimelineEntry,
   timelineInsight,
 } from '../../insights/index.js';
-import { Groups, namesText, Span, Tally } from '../aggregate.js';
+import { GROUPS_PER_TABLE, Groups, namesText, Span, Tally } from '../aggregate.js';
 import type { Fact, Notable, ProcessStart } from '../facts.js';
 import { importanceOfSigma, importanceRank, maxImportance } from '../importance.js';
 import { basename, cleanCell, oneLine, plural } from '../text.js';
@@ -44,8 +44,8 @@ export const MAX_TIMELINE_ENTRIES = 2000;
 export class TimelineBuilder implements Builder {
   readonly resultType = 'Key Event Timeline' as const;
   readonly consumes = ['notable', 'auth', 'explicit', 'processStart'] as const;
-  private readonly groups = new Groups<Group>(20_000);
-  private readonly rules = new Groups<RuleGroup>(20_000);
+  private readonly groups = new Groups<Group>(GROUPS_PER_TABLE);
+  private readonly rules = new Groups<RuleGroup>(GROUPS_PER_TABLE);
   private readonly auth = new AuthPatterns();
 
   consume(f: Fact): void {

@@ -1,0 +1,160 @@
+/**
+ * Parse jobs end to end through the real CLI (`npm run bench -- --only job`), as a user runs
+ * them: `tae tokens create`, `tae files upload`, then `tae jobs parse --sigma` (community Sigma
+ * rules, event index built) in a child process under /usr/bin/time for its peak RSS, against
+ * `tae parse -t 2` (the engine's decode threads here) of the same files in the same run; then
+ * the first `tae search` from a cold process. Private (token and key) and public, on about
+ * 100 MB (one file), 500 MB (two) and 1 GB (four 238 MiB files, the spec's job limit), made by
+ * fixtures/generate-large.ts and cached under .bench-out/. One JSON object per line; the last
+ * holds the peak RSS of every size and whether they are flat (within 25 % of each other).
+ *   node --import tsx bench/job.ts [--quick] [--sizes 100M,500M,1G] [--keep]
+ * --quick (or TAE_BENCH_JOB_QUICK=1) runs only 100 MB; --keep keeps the data directories.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { timeProcess } from './measure.js';
+
+const { values: opts } = parseArgs({
+  options: { quick: { type: 'boolean' }, sizes: { type: 'string' }, keep: { type: 'boolean' } },
+});
+const ROOT = join(import.meta.dirname, '..');
+const CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js');
+const OUT = join(ROOT, '.bench-out');
+const KEY = 'bench key 0123456789abcdef';
+const SEARCH_TEXT = 'svchost';
+const emit = (o: Record<string, unknown>) => console.log(JSON.stringify({ bench: 'job', ...o }));
+const mib = (kb: number | null) => (kb === null ? null : Math.round(kb / 1024));
+
+/** Each size's files: generate-large.ts arguments (size, seed). */
+const SIZES: Record<string, readonly [string, number][]> = {
+  '100M': [['100M', 1]],
+  '500M': [
+    ['238M', 1],
+    ['238M', 2],
+  ],
+  '1G': [
+    ['238M', 1],
+    ['238M', 2],
+    ['238M', 3],
+    ['238M', 4],
+  ],
+};
+
+function generated(size: string, seed: number): string {
+  const path = join(OUT, `job-${size}-seed${seed}.evtx`);
+  if (existsSync(path)) return path;
+  const script = join(ROOT, 'fixtures', 'generate-large.ts');
+  const r = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', script, '--size', size, '--seed', String(seed), path],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  if (r.status !== 0) throw new Error(`generate-large.ts --size ${size} --seed ${seed} failed`);
+  return path;
+}
+
+/** Runs the CLI to completion and returns its stdout parsed as JSON (`-f json`). */
+function cliJson<T>(args: readonly string[]): T {
+  const r = spawnSync(process.execPath, [CLI, ...args, '--json'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.status !== 0) throw new Error(`tae ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return JSON.parse(r.stdout) as T;
+}
+
+const dirBytes = (dir: string): number =>
+  existsSync(dir) ? readdirSync(dir).reduce((n, f) => n + statSync(join(dir, f)).size, 0) : 0;
+
+interface JobJson {
+  id: string;
+  status: string;
+  insights?: { Metadata?: { title: string; data: Record<string, string> } }[];
+}
+
+async function jobRun(
+  label: string,
+  files: readonly string[],
+  visibility: 'private' | 'public',
+  parseMs: number,
+) {
+  const data = mkdtempSync(join(OUT, 'data-'));
+  try {
+    const auth: string[] = ['--data', data];
+    if (visibility === 'private') {
+      const [t] = cliJson<{ token: string }[]>(['tokens', 'create', '--data', data]);
+      auth.push('--token', t!.token, '--key', KEY);
+    }
+    const uploaded = cliJson<{ file_id: string }[]>(['files', 'upload', ...auth, ...files]);
+    const job = await timeProcess(
+      'node',
+      [CLI, 'jobs', 'parse', '--sigma', ...auth, '--json', ...uploaded.map((u) => u.file_id)],
+      {},
+    );
+    const body = JSON.parse(job.stdout) as JobJson;
+    const overview = body.insights?.find((i) => i.Metadata?.title === 'Overview')?.Metadata?.data ?? {};
+    const events = Number(overview.records ?? 0) - Number(overview.duplicates ?? 0);
+    const indexBytes = dirBytes(join(data, 'indexes'));
+    const search = await timeProcess('node', [CLI, 'search', body.id, SEARCH_TEXT, ...auth, '--json'], {
+      discard: true,
+    });
+    const s = job.wallMs / 1000;
+    const row = {
+      name: `${label} ${visibility} job, Sigma on, index built`,
+      files: files.length,
+      inputBytes: files.reduce((n, f) => n + statSync(f).size, 0),
+      status: body.status,
+      exitCode: job.exitCode,
+      events,
+      wallMs: Math.round(job.wallMs),
+      vsTaeParse: Number((job.wallMs / parseMs).toFixed(2)),
+      eventsPerSec: Math.round(events / s),
+      peakRssMiB: mib(job.peakRssKb),
+      indexBytesPerEvent: events > 0 ? Math.round(indexBytes / events) : null,
+      firstSearchMs: Math.round(search.wallMs),
+      firstSearchPeakRssMiB: mib(search.peakRssKb),
+      firstSearchExitCode: search.exitCode,
+    };
+    emit(row);
+    return row;
+  } finally {
+    if (!opts.keep) rmSync(data, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(CLI)) throw new Error('run `npm run build` first (npm run bench does)');
+  mkdirSync(OUT, { recursive: true });
+  const quick = opts.quick === true || process.env.TAE_BENCH_JOB_QUICK === '1';
+  const sizes = quick ? ['100M'] : (opts.sizes?.split(',') ?? Object.keys(SIZES));
+  const peaks: Record<string, Record<string, number | null>> = { private: {}, public: {} };
+  const summary: Record<string, unknown> = {};
+  for (const size of sizes) {
+    const spec = SIZES[size];
+    if (spec === undefined) throw new Error(`unknown size ${size} (one of ${Object.keys(SIZES).join(', ')})`);
+    const files = spec.map(([s, seed]) => generated(s, seed));
+    const parse = await timeProcess('node', [CLI, 'parse', '-q', '-t', '2', '-f', 'jsonl', ...files], {
+      discard: true,
+    });
+    emit({
+      name: `${size} tae parse -t 2 -f jsonl (same files)`,
+      wallMs: Math.round(parse.wallMs),
+      peakRssMiB: mib(parse.peakRssKb),
+    });
+    for (const visibility of ['private', 'public'] as const) {
+      const r = await jobRun(size, files, visibility, parse.wallMs);
+      peaks[visibility]![size] = r.peakRssMiB;
+      if (size === '1G') summary[`${visibility}1G`] = r;
+    }
+  }
+  for (const visibility of ['private', 'public'] as const) {
+    const values = Object.values(peaks[visibility]!).filter((v): v is number => v !== null);
+    const spread = values.length > 1 ? Math.max(...values) / Math.min(...values) - 1 : 0;
+    summary[`${visibility}PeakRssMiB`] = peaks[visibility];
+    summary[`${visibility}PeakSpread`] = Number(spread.toFixed(2));
+  }
+  emit({ summary });
+}
+
+await main();
