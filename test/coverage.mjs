@@ -6,9 +6,10 @@
 import { spawn } from 'node:child_process';
 import { testFiles } from './test-files.mjs';
 
-// Measured 2026-11 over every test with the corpus present: 95.00 % lines, 89.86 % branches,
-// 84.88 % functions (12 min on 2 shared cores). Without the corpus a little less is run.
-const FLOOR = { lines: 94, branches: 88, functions: 83 };
+// Measured 2026-11-25 on a clean clone in CI (.ci/run, corpus present): 94.51 % lines, 89.88 %
+// branches, 85.00 % functions; earlier the same day, before the payload and triage code, 95.00 /
+// 89.86 / 84.88. Without the corpus a little less is run.
+const FLOOR = { lines: 93.5, branches: 88.5, functions: 84 };
 
 // `--floors-only` (CI, after `npm test` has already gated every test): a test that fails under
 // coverage is printed but only a floor missed fails the run, so timing-sensitive tests slowed by
