@@ -43,6 +43,7 @@ export {
 } from './parse/index.js';
 export type { EventTableResponse, RebuiltJobResponse, SearchFilter, SearchResponse } from './search/index.js';
 export {
+  type CompiledSigma,
   compileRuleSet,
   type LoadResult,
   loadRules,

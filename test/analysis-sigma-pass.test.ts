@@ -46,7 +46,7 @@ function runPass(rulesText: string) {
   const pass = createSigmaPass({ analyzer, sigma: { loaded, ruleSet } });
   const reported = [1, 2, 3, 4].map((id) => pass.add(logon(id, id === 4 ? 4624 : 4625), 'Security.evtx'));
   const again = pass.add(logon(1, 4625), 'Security.evtx');
-  const hits = pass.finish();
+  const { hits } = pass.finish();
   const insights = JSON.stringify(flattenResults(analyzer.finish()));
   return { reported: reported.map((r) => r.rules.map((rule) => rule.name)), again, hits, insights };
 }

@@ -16,10 +16,12 @@ export { importanceOfSigma } from './importance.js';
 export { indexTableRow } from './index-row.js';
 export { type DescribeEvent, renderMessage, resolveParameters, summarizeFields } from './message.js';
 export {
+  correlationErrorInsight,
   createSigmaPass,
   type EventAdded,
   type SigmaPass,
   type SigmaPassOptions,
+  type SigmaPassResult,
   type SigmaPassRules,
 } from './sigma-pass.js';
 export { clip, formatTime } from './text.js';

@@ -5,29 +5,25 @@
  * false` correlations reference is matched for them but not reported on its own.
  */
 import type { EvtxEvent } from '../evtx/index.js';
+import { type ErrorInsight, errorInsight } from '../insights/index.js';
 import {
-  type BaseMatch,
+  type CompiledSigma,
   type CorrelationHit,
-  correlate,
-  type LoadResult,
-  type RuleSet,
-  reportsStandalone,
+  type RuleDiagnostic,
   type SigmaRule,
+  SigmaSession,
   sigmaEventFromEvtx,
 } from '../sigma/index.js';
 import type { Analyzer } from './analyzer.js';
 import { sigmaRuleRef } from './types.js';
 
-export interface SigmaPassRules {
-  readonly loaded: LoadResult;
-  readonly ruleSet: RuleSet;
-}
+export type SigmaPassRules = CompiledSigma;
 
 export interface SigmaPassOptions {
   readonly analyzer: Analyzer;
   /** Without rules only the analyzer sees the events. */
   readonly sigma?: SigmaPassRules;
-  /** Base matches kept for correlations (default 1,000,000). */
+  /** Base matches kept for correlations (default 1,000,000; past it, `correlation.limit`). */
   readonly maxMatches?: number;
 }
 
@@ -38,52 +34,74 @@ export interface EventAdded {
   readonly rules: readonly SigmaRule[];
 }
 
+export interface SigmaPassResult {
+  /** Correlation hits that report on their own (already given to the analyzer). */
+  readonly hits: CorrelationHit[];
+  /** Correlation problems (unknown references, the match cap). */
+  readonly diagnostics: RuleDiagnostic[];
+}
+
 export interface SigmaPass {
   add(e: EvtxEvent, file: string): EventAdded;
-  /** Runs the correlations; returns the hits that report on their own (already given to the analyzer). */
-  finish(): CorrelationHit[];
+  /**
+   * As `add`, for an event whose rules were matched elsewhere (a decode worker): `matched` are
+   * all the rules it matched.
+   */
+  addMatched(e: EvtxEvent, file: string, matched: readonly SigmaRule[]): EventAdded;
+  /** Runs the correlations. */
+  finish(): SigmaPassResult;
 }
 
 const NONE: readonly SigmaRule[] = [];
 
 export function createSigmaPass(options: SigmaPassOptions): SigmaPass {
   const { analyzer, sigma } = options;
-  const correlations = sigma?.loaded.correlations ?? [];
-  const standalone = reportsStandalone(correlations);
-  const limit = options.maxMatches ?? 1_000_000;
-  const matches: BaseMatch[] = [];
+  const session =
+    sigma === undefined
+      ? undefined
+      : new SigmaSession(sigma.loaded, sigma.ruleSet, {
+          ...(options.maxMatches === undefined ? {} : { maxMatches: options.maxMatches }),
+        });
+  const report = (e: EvtxEvent, rules: readonly SigmaRule[]): EventAdded => {
+    for (const rule of rules)
+      analyzer.addSigmaMatch({
+        rule: sigmaRuleRef(rule),
+        recordId: e.recordId,
+        timestamp: e.timestamp,
+        channel: e.channel,
+        computer: e.computer,
+      });
+    return { fresh: true, rules };
+  };
+  const at = (e: EvtxEvent) => ({ timestamp: e.timestamp, recordId: e.recordId });
   return {
     add(e, file) {
       if (!analyzer.add(e, { file })) return { fresh: false, rules: NONE };
-      if (sigma === undefined) return { fresh: true, rules: NONE };
-      const event = sigmaEventFromEvtx(e);
-      const rules: SigmaRule[] = [];
-      for (const { rule } of sigma.ruleSet.match(event)) {
-        if (correlations.length > 0 && matches.length < limit)
-          matches.push({ rule, timestamp: e.timestamp, event, recordId: e.recordId });
-        if (!standalone(rule)) continue;
-        rules.push(rule);
-        analyzer.addSigmaMatch({
-          rule: sigmaRuleRef(rule),
-          recordId: e.recordId,
-          timestamp: e.timestamp,
-          channel: e.channel,
-          computer: e.computer,
-        });
-      }
-      return { fresh: true, rules };
+      if (session === undefined) return { fresh: true, rules: NONE };
+      return report(e, session.match(sigmaEventFromEvtx(e), at(e)));
+    },
+    addMatched(e, file, matched) {
+      if (!analyzer.add(e, { file })) return { fresh: false, rules: NONE };
+      if (session === undefined) return { fresh: true, rules: NONE };
+      return report(
+        e,
+        session.matched(matched, () => sigmaEventFromEvtx(e), at(e)),
+      );
     },
     finish() {
-      if (sigma === undefined || correlations.length === 0) return [];
-      const { hits } = correlate({ correlations, matches, knownRules: sigma.loaded.rules });
-      const reported = hits.filter((h) => standalone(h.correlation));
-      for (const h of reported)
+      if (session === undefined) return { hits: [], diagnostics: [] };
+      const result = session.finish();
+      for (const h of result.hits)
         analyzer.addSigmaMatch({
           rule: sigmaRuleRef(h.correlation),
           recordId: 0,
           timestamp: h.firstTimestamp,
         });
-      return reported;
+      return result;
     },
   };
 }
+
+/** A correlation problem as the jobs show it: an Error insight beside the results. */
+export const correlationErrorInsight = (d: RuleDiagnostic): ErrorInsight =>
+  errorInsight(`Sigma correlation: ${d.message}`);

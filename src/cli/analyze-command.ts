@@ -113,6 +113,8 @@ async function runAnalyze(files: string[], flags: AnalyzeFlags): Promise<ExitCod
     progress.done();
   }
   for (const f of result.failures) process.stderr.write(`tae: ${f.message}\n`);
+  for (const d of result.correlationDiagnostics)
+    process.stderr.write(`tae: warning: Sigma correlation: ${d.message}\n`);
   const decoded = new DecodeReport();
   decoded.add(result.diagnostics);
   if (result.failures.length === files.length) return EXIT.INPUT;

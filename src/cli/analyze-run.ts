@@ -6,12 +6,18 @@
  * report. Insights are those of the job, in its order.
  */
 import { statSync } from 'node:fs';
-import { createAnalyzer, createSigmaPass, flattenResults } from '../analysis/index.js';
+import {
+  correlationErrorInsight,
+  createAnalyzer,
+  createSigmaPass,
+  flattenResults,
+} from '../analysis/index.js';
 import { isTaeError } from '../errors/index.js';
 import type { Diagnostic } from '../evtx/index.js';
 import { errorInsight, type Insight } from '../insights/index.js';
 import { eventDescriber } from '../lookup/index.js';
 import { DecodePool, parseEvtx } from '../parse/index.js';
+import type { RuleDiagnostic } from '../sigma/index.js';
 import { Detections } from './detections.js';
 import { type EventWindow, inWindow } from './rule-filter.js';
 import type { SigmaRules } from './sigma-rules.js';
@@ -46,6 +52,8 @@ export interface AnalyzeResult {
   readonly failures: { readonly file: string; readonly message: string }[];
   /** The decoder's diagnostics of the files read, each naming its file. */
   readonly diagnostics: Diagnostic[];
+  /** Correlation problems (also Error insights, as in the job). */
+  readonly correlationDiagnostics: RuleDiagnostic[];
 }
 
 export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResult> {
@@ -113,10 +121,22 @@ export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResu
       records,
       failures,
       diagnostics,
+      correlationDiagnostics: [],
     };
-  for (const h of pass.finish())
+  const { hits, diagnostics: correlationProblems } = pass.finish();
+  for (const h of hits)
     detections.add(h.correlation, { recordId: h.recordIds[0] ?? 0, timestamp: h.firstTimestamp });
-  const errors: Insight[] = failures.map((f) => errorInsight(f.message));
+  const errors: Insight[] = [
+    ...failures.map((f) => errorInsight(f.message)),
+    ...correlationProblems.map(correlationErrorInsight),
+  ];
   const insights = [...flattenResults(analyzer.finish()), ...errors];
-  return { insights, detections, records, failures, diagnostics };
+  return {
+    insights,
+    detections,
+    records,
+    failures,
+    diagnostics,
+    correlationDiagnostics: correlationProblems,
+  };
 }

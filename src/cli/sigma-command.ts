@@ -96,6 +96,8 @@ async function runSigmaCommand(inputs: string[], flags: SigmaFlags): Promise<Exi
     progress.done();
   }
   for (const f of result.failures) process.stderr.write(`tae: ${f.message}\n`);
+  for (const d of result.correlationDiagnostics)
+    process.stderr.write(`tae: warning: Sigma correlation: ${d.message}\n`);
   if (flags.profileRules) printRuleProfile(ruleProfile(rules.ruleSet));
   const decoded = new DecodeReport();
   decoded.add(result.diagnostics);

@@ -10,18 +10,17 @@ import { isTaeError, TaeError } from '../errors/index.js';
 import type { Diagnostic } from '../evtx/index.js';
 import { checkSourceFileSync, DecodePool, parseEvtx, unreadableSource } from '../parse/index.js';
 import {
-  type BaseMatch,
-  correlate,
   dataMatcher,
   EvtxSigmaEvent,
   MAX_TEST_DATA_BYTES,
   type MatchedEvent,
   matchRecords,
   parseTestText,
-  reportsStandalone,
+  type RuleDiagnostic,
   type SigmaEvent,
   type SigmaMatcher,
   type SigmaRule,
+  SigmaSession,
   sigmaEventFromEvtx,
 } from '../sigma/index.js';
 import { Detections, type MatchPlace } from './detections.js';
@@ -30,7 +29,6 @@ import type { SigmaRules } from './sigma-rules.js';
 
 const EVTX_MAGIC = 'ElfFile\0';
 const POOL_FROM_BYTES = 8 * 1024 * 1024;
-const MAX_CORRELATION_MATCHES = 1_000_000;
 
 export interface SigmaRunOptions {
   readonly inputs: readonly string[];
@@ -49,6 +47,8 @@ export interface SigmaRunResult {
   readonly failures: { readonly file: string; readonly message: string }[];
   /** The decoder's diagnostics of the EVTX inputs read, each naming its file. */
   readonly diagnostics: Diagnostic[];
+  /** Correlation problems (unknown references, the match cap), as every entry point reports them. */
+  readonly correlationDiagnostics: RuleDiagnostic[];
 }
 
 function isEvtx(path: string): boolean {
@@ -69,18 +69,14 @@ const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined)
 
 export async function runSigmaOver(options: SigmaRunOptions): Promise<SigmaRunResult> {
   const { loaded, ruleSet } = options.rules;
-  const standalone = reportsStandalone(loaded.correlations);
+  const session = new SigmaSession(loaded, ruleSet);
   const detections = new Detections(options.maxKept ?? 1_000_000);
-  const matches: BaseMatch[] = [];
   const failures: { file: string; message: string }[] = [];
   const diagnostics: Diagnostic[] = [];
-  const correlating = loaded.correlations.length > 0;
   let events = 0;
   let pool: DecodePool | undefined;
   const found = (rule: SigmaRule, event: SigmaEvent, place: MatchPlace) => {
-    if (standalone(rule)) detections.add(rule, place);
-    if (correlating && matches.length < MAX_CORRELATION_MATCHES)
-      matches.push({ rule, event, timestamp: place.timestamp, recordId: place.recordId });
+    for (const r of session.matched([rule], () => event, place)) detections.add(r, place);
   };
   const window = options.window ?? {};
   const windowed = window.from !== undefined || window.to !== undefined || window.computers !== undefined;
@@ -138,17 +134,14 @@ export async function runSigmaOver(options: SigmaRunOptions): Promise<SigmaRunRe
   } finally {
     await pool?.close();
   }
-  if (correlating) {
-    const { hits } = correlate({ correlations: loaded.correlations, matches, knownRules: loaded.rules });
-    for (const h of hits)
-      if (standalone(h.correlation))
-        detections.add(h.correlation, {
-          recordId: h.recordIds[0] ?? 0,
-          timestamp: h.firstTimestamp,
-          file: 'all inputs',
-        });
-  }
-  return { detections, events, failures, diagnostics };
+  const correlation = session.finish();
+  for (const h of correlation.hits)
+    detections.add(h.correlation, {
+      recordId: h.recordIds[0] ?? 0,
+      timestamp: h.firstTimestamp,
+      file: 'all inputs',
+    });
+  return { detections, events, failures, diagnostics, correlationDiagnostics: correlation.diagnostics };
 }
 
 /**

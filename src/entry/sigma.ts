@@ -4,6 +4,7 @@
  */
 export { type ErrorCode, isTaeError, TaeError } from '../errors/index.js';
 export {
+  type CompiledSigma,
   type CorrelateOptions,
   type CorrelateResult,
   type CorrelationHit,

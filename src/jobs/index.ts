@@ -6,7 +6,7 @@
 export { decodeInput, decodeResult } from './codec.js';
 export { proposeJobName } from './names.js';
 export { type JobStatusEvent, Scheduler, type SchedulerOptions, type SubmitJob } from './scheduler.js';
-export { type CompiledSigma, createSigmaFileRunner, type SigmaFileRunnerOptions } from './sigma-file.js';
+export { createSigmaFileRunner, type SigmaFileRunnerOptions } from './sigma-file.js';
 export {
   JOB_CATEGORY,
   JOB_TYPES,

@@ -6,7 +6,7 @@
  * Metadata (what was loaded, mapped and matched) and Error insights for unreadable files and
  * rules that did not load. A custom job whose rule text loads no rule fails.
  */
-import { formatTime, importanceOfSigma } from '../analysis/index.js';
+import { correlationErrorInsight, formatTime, importanceOfSigma } from '../analysis/index.js';
 import { TaeError } from '../errors/index.js';
 import {
   errorInsight,
@@ -17,14 +17,13 @@ import {
   timelineInsight,
 } from '../insights/index.js';
 import {
-  type BaseMatch,
+  type CompiledSigma,
   compileRuleSet,
-  correlate,
   type LoadResult,
   loadRules,
   type RuleSet,
-  reportsStandalone,
   ruleFileStem,
+  SigmaSession,
   sigmaEventFromEvtx,
 } from '../sigma/index.js';
 import { type DecodeOptions, forEachJobFile } from './job-files.js';
@@ -33,13 +32,8 @@ import type { JobRunner } from './types.js';
 export interface SigmaFileRunnerOptions extends DecodeOptions {
   /** The community rules and their compiled rule set, asked for when a community job runs. */
   readonly community?: () => CompiledSigma | Promise<CompiledSigma>;
-  /** Base matches kept for correlation and the timeline (default 1,000,000). */
+  /** Base matches kept for correlation (default 1,000,000; past it, `correlation.limit`). */
   readonly maxMatches?: number;
-}
-
-export interface CompiledSigma {
-  readonly loaded: LoadResult;
-  readonly ruleSet: RuleSet;
 }
 
 interface Row {
@@ -145,39 +139,34 @@ export function createSigmaFileRunner(
       ({ loaded, ruleSet } = await options.community());
     }
     const custom = input.type === 'sigma_file_custom';
-    const standalone = reportsStandalone(loaded.correlations);
+    const session = new SigmaSession(loaded, ruleSet, {
+      ...(options.maxMatches === undefined ? {} : { maxMatches: options.maxMatches }),
+    });
     const rows = new Map<string, Row>();
-    const matches: BaseMatch[] = [];
-    const limit = options.maxMatches ?? 1_000_000;
     let events = 0;
     const decoded = await forEachJobFile(input.file_ids, ctx, options, async (file, parse) => {
       for await (const r of parse) {
         const e = r.event;
         if (e === undefined) continue;
         events++;
-        const event = sigmaEventFromEvtx(e);
-        for (const { rule } of ruleSet.match(event)) {
-          const m: BaseMatch = { rule, timestamp: e.timestamp, event, recordId: e.recordId };
-          if (loaded.correlations.length > 0 && matches.length < limit) matches.push(m);
-          if (standalone(rule))
-            tally(rows, file.name, metaOf(rule, custom), e.timestamp, e.timestamp, e.recordId);
-        }
+        const at = { timestamp: e.timestamp, recordId: e.recordId };
+        for (const rule of session.match(sigmaEventFromEvtx(e), at))
+          tally(rows, file.name, metaOf(rule, custom), e.timestamp, e.timestamp, e.recordId);
       }
     });
     errors.push(...decoded.errors);
     const files = decoded.parsed;
     if (files === 0) return errors;
-    const correlation = correlate({ correlations: loaded.correlations, matches, knownRules: loaded.rules });
+    const correlation = session.finish();
     for (const h of correlation.hits)
-      if (standalone(h.correlation))
-        tally(
-          rows,
-          'all files',
-          metaOf(h.correlation, custom),
-          h.firstTimestamp,
-          h.lastTimestamp,
-          h.recordIds[0] ?? 0,
-        );
+      tally(
+        rows,
+        'all files',
+        metaOf(h.correlation, custom),
+        h.firstTimestamp,
+        h.lastTimestamp,
+        h.recordIds[0] ?? 0,
+      );
     const coverage = ruleSet.coverage();
     const run: Record<string, string> = {
       files: String(files),
@@ -191,7 +180,7 @@ export function createSigmaFileRunner(
         Object.entries(coverage.byCode).map(([code, n]) => [`not_run.${code}`, String(n)]),
       ),
     };
-    for (const d of correlation.diagnostics) errors.push(errorInsight(`Sigma correlation: ${d.message}`));
+    errors.push(...correlation.diagnostics.map(correlationErrorInsight));
     return [...insightsOf([...rows.values()], run), ...errors];
   };
 }

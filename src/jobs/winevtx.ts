@@ -10,6 +10,7 @@
  */
 import {
   type Analyzer,
+  correlationErrorInsight,
   createAnalyzer,
   createSigmaPass,
   type DescribeEvent,
@@ -19,8 +20,8 @@ import {
 import { type Insight, isErrorInsight } from '../insights/index.js';
 import { eventDescriber } from '../lookup/index.js';
 import type { EventSink, SigmaRuleRef } from '../search/index.js';
+import type { CompiledSigma } from '../sigma/index.js';
 import { type DecodeOptions, forEachJobFile } from './job-files.js';
-import type { CompiledSigma } from './sigma-file.js';
 import type { JobRunner, RunContext } from './types.js';
 
 /** A job's event index while the job runs (see the search module). */
@@ -97,7 +98,8 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
       index?.fileDiagnostics(file.name, parse.diagnostics);
     });
     if (parsed === 0) return errors;
-    for (const h of pass.finish()) index?.correlation(sigmaRuleRef(h.correlation), h.firstTimestamp);
-    return [...flattenResults(analyzer.finish()), ...errors];
+    const { hits, diagnostics } = pass.finish();
+    for (const h of hits) index?.correlation(sigmaRuleRef(h.correlation), h.firstTimestamp);
+    return [...flattenResults(analyzer.finish()), ...errors, ...diagnostics.map(correlationErrorInsight)];
   }
 }

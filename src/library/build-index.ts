@@ -12,7 +12,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { type Analyzer, createSigmaPass, RecordSet, sigmaRuleRef } from '../analysis/index.js';
+import {
+  type Analyzer,
+  correlationErrorInsight,
+  createSigmaPass,
+  RecordSet,
+  sigmaRuleRef,
+} from '../analysis/index.js';
 import { checkOptionKeys, invalidOption, isTaeError, TaeError } from '../errors/index.js';
 import { type ErrorInsight, errorInsight } from '../insights/index.js';
 import { eventDescriber } from '../lookup/index.js';
@@ -143,7 +149,9 @@ export async function build(options: BuildIndexOptions): Promise<EvtxIndex> {
         throw new TaeError(firstFailure!.code, errors.map((e) => e.Error.message).join('; '), {
           cause: firstFailure,
         });
-      for (const h of pass.finish()) builder.correlation(sigmaRuleRef(h.correlation), h.firstTimestamp);
+      const { hits, diagnostics } = pass.finish();
+      for (const h of hits) builder.correlation(sigmaRuleRef(h.correlation), h.firstTimestamp);
+      errors.push(...diagnostics.map(correlationErrorInsight));
       await builder.finish(signal);
     } catch (e) {
       builder.abort();

@@ -9,12 +9,11 @@ import { setPriority } from 'node:os';
 import { isTaeError } from '../errors/index.js';
 import { loadSigmaSources, type SigmaSourceText } from '../rules/index.js';
 import {
+  type CompiledSigma,
   compileRuleSet,
-  dataMatcher,
   type PlaceholderValues,
   runSigma,
   type SigmaDataRequest,
-  type SigmaMatcher,
 } from '../sigma/index.js';
 import type { CommunitySigmaTexts, SigmaTask, SigmaTaskResult } from './data-pool.js';
 
@@ -25,9 +24,9 @@ try {
   // Not permitted or not supported here: the worker runs at normal priority.
 }
 
-let community: { readonly version: string; readonly matcher: SigmaMatcher } | undefined;
+let community: { readonly version: string; readonly rules: CompiledSigma } | undefined;
 
-function communityMatcher(texts: CommunitySigmaTexts): SigmaMatcher {
+function communityRules(texts: CommunitySigmaTexts): CompiledSigma {
   if (community?.version !== texts.version) {
     community = undefined; // the old set is garbage before the new one is built
     const bytes = Buffer.from(texts.shared.buffer, texts.shared.byteOffset, texts.shared.byteLength);
@@ -37,9 +36,9 @@ function communityMatcher(texts: CommunitySigmaTexts): SigmaMatcher {
     };
     const loaded = loadSigmaSources(sources, placeholders);
     const ruleSet = compileRuleSet({ rules: loaded.rules, filters: loaded.filters });
-    community = { version: texts.version, matcher: dataMatcher(loaded.rules, ruleSet) };
+    community = { version: texts.version, rules: { loaded, ruleSet } };
   }
-  return community.matcher;
+  return community.rules;
 }
 
 export default function runSigmaTask(task: SigmaTask): SigmaTaskResult {
@@ -47,7 +46,7 @@ export default function runSigmaTask(task: SigmaTask): SigmaTaskResult {
   try {
     const response = runSigma(
       task.request as SigmaDataRequest,
-      texts ? { community: () => communityMatcher(texts) } : {},
+      texts ? { community: () => communityRules(texts) } : {},
     );
     return { kind: 'done', response };
   } catch (e) {

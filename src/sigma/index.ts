@@ -8,6 +8,7 @@ export {
   type CorrelateResult,
   type CorrelationHit,
   correlate,
+  limitDiagnostic,
   type RuleRef,
   reportsStandalone,
 } from './correlate/index.js';
@@ -108,5 +109,14 @@ export {
   requiredEventIds,
   type VariantStats,
 } from './ruleset/index.js';
+export {
+  type CompiledSigma,
+  DEFAULT_MAX_MATCHES,
+  type MatchPlace,
+  type RuleMatcher,
+  type SessionResult,
+  SigmaSession,
+  type SigmaSessionOptions,
+} from './session.js';
 export { ANY, ONE, type Part, parseSigmaString, toSigmaText } from './wildcard.js';
 export { type YamlMap, YamlNumber, type YamlScalar, type YamlValue } from './yaml.js';

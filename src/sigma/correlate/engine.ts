@@ -95,6 +95,15 @@ function addRef(byRef: Map<string, BaseMatch[]>, ref: RuleRef, m: BaseMatch): vo
   }
 }
 
+/** Base matches past the cap were counted, not correlated. */
+export function limitDiagnostic(dropped: number, limit: number): RuleDiagnostic {
+  return {
+    source: 'correlation',
+    code: 'correlation.limit',
+    message: `${dropped} base matches beyond the limit of ${limit} were not correlated`,
+  };
+}
+
 export function correlate(options: CorrelateOptions): CorrelateResult {
   const diagnostics: RuleDiagnostic[] = [];
   const { ordered, problems } = orderCorrelations(options.correlations, options.knownRules);
@@ -111,12 +120,7 @@ export function correlate(options: CorrelateOptions): CorrelateResult {
       addRef(byRef, m.rule, m);
     }
   }
-  if (dropped > 0)
-    diagnostics.push({
-      source: 'correlation',
-      code: 'correlation.limit',
-      message: `${dropped} base matches beyond the limit of ${limit} were not correlated`,
-    });
+  if (dropped > 0) diagnostics.push(limitDiagnostic(dropped, limit));
   const hits: CorrelationHit[] = [];
   for (const c of ordered) {
     const own = evaluate(c, byRef);

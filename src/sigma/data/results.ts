@@ -1,5 +1,5 @@
 /** The Table and Error elements of the Sigma data endpoint's `results`. */
-import type { SigmaRule } from '../model.js';
+import type { SigmaCorrelation, SigmaRule } from '../model.js';
 
 export type SigmaDataResult =
   | {
@@ -35,13 +35,13 @@ function labelBaseName(source: string): string {
 export const ruleFileStem = (source: string): string => ruleStem(labelBaseName(source));
 
 /** A community rule is named as it is retrieved: its file stem; a label that is no rule file, its title. */
-export function ruleName(rule: SigmaRule): string {
+export function ruleName(rule: SigmaRule | SigmaCorrelation): string {
   const base = labelBaseName(rule.source);
   const stem = ruleStem(base);
   return stem !== base ? stem : rule.title;
 }
 
-export function communityTable(rules: readonly SigmaRule[]): SigmaDataResult {
+export function communityTable(rules: readonly (SigmaRule | SigmaCorrelation)[]): SigmaDataResult {
   const rows = rules.map((r) => [
     ruleName(r),
     r.description ?? '',

@@ -4,13 +4,13 @@
  * endpoint's errors (plain-text bodies).
  */
 import { checkOptionKeys, invalidOption, TaeError } from '../../errors/index.js';
-import { correlate, reportsStandalone } from '../correlate/index.js';
-import { loadRules } from '../load.js';
-import type { SigmaRule } from '../model.js';
+import { type LoadResult, loadRules } from '../load.js';
+import type { SigmaCorrelation, SigmaRule } from '../model.js';
 import type { PlaceholderValues } from '../modifiers/index.js';
 import { RuleSet } from '../ruleset/index.js';
+import { type CompiledSigma, SigmaSession } from '../session.js';
 import { decodeBase64Text, parseTestData } from './input.js';
-import { dataMatcher, type MatchedEvent, matchRecords, type SigmaMatcher } from './match.js';
+import { dataMatcher, matchRecords, type SigmaMatcher } from './match.js';
 import { communityTable, customTable, type SigmaDataResult } from './results.js';
 
 /** The body of `POST /analysis/sigma/data` (checked at run time all the same). */
@@ -22,8 +22,15 @@ export interface SigmaDataRequest {
   readonly rule?: string;
 }
 
-/** Community rules: a compiled rule set (`compileRuleSet`), any matcher, or a function making one. */
-export type SigmaCommunityRules = RuleSet | SigmaMatcher | (() => RuleSet | SigmaMatcher);
+/**
+ * Community rules: a compiled rule set (`compileRuleSet`), loaded rules with their rule set
+ * (their correlations then run too), any matcher, or a function making one.
+ */
+export type SigmaCommunityRules =
+  | RuleSet
+  | CompiledSigma
+  | SigmaMatcher
+  | (() => RuleSet | CompiledSigma | SigmaMatcher);
 
 export interface RunSigmaOptions {
   /** The community rules, required for `run_community_rules` (a function is called only then). */
@@ -70,51 +77,74 @@ function runCustom(
     return errors;
   }
   const matcher = (options.compile ?? ((rules) => dataMatcher(rules)))(loaded.rules);
-  const matched = matchRecords(records, matcher);
-  const standalone = reportsStandalone(loaded.correlations);
-  const titles = new Set(matched.filter((m) => standalone(m.rule)).map((m) => m.rule.title));
-  if (loaded.correlations.length > 0) {
-    const { hits, diagnostics } = correlate({
-      correlations: loaded.correlations,
-      matches: matched,
-      knownRules: loaded.rules,
-    });
-    for (const h of hits) if (standalone(h.correlation)) titles.add(h.correlation.title);
-    for (const d of diagnostics)
-      errors.push({ type: 'Error', message: `Invalid Sigma rule format: ${d.message}` });
-  }
-  return [customTable([...titles]), ...errors];
+  const { reported, diagnostics } = runSession(loaded, matcher, records);
+  for (const d of diagnostics)
+    errors.push({ type: 'Error', message: `Invalid Sigma rule format: ${d.message}` });
+  return [customTable([...new Set(reported.map((r) => r.title))]), ...errors];
+}
+
+/**
+ * The records through one Sigma session (as every entry point runs rules): the rules and
+ * correlations that report on their own, each once, in the order first seen.
+ */
+function runSession(loaded: LoadResult, matcher: SigmaMatcher, records: ReturnType<typeof parseTestData>) {
+  const session = new SigmaSession(loaded, matcher);
+  const reported = new Set<SigmaRule | SigmaCorrelation>();
+  for (const m of matchRecords(records, matcher))
+    for (const rule of session.matched([m.rule], () => m.event, m)) reported.add(rule);
+  const { hits, diagnostics } = session.finish();
+  for (const h of hits) reported.add(h.correlation);
+  return { reported: [...reported], diagnostics };
 }
 
 function runCommunity(records: ReturnType<typeof parseTestData>, options: RunSigmaOptions) {
   const source = options.community;
   if (source === undefined)
     throw new TaeError('INTERNAL', 'no community Sigma rules are configured', { bodyFormat: 'text' });
-  const matcher = asMatcher(typeof source === 'function' ? source() : source);
-  const seen = new Map<SigmaRule, MatchedEvent>();
-  for (const m of matchRecords(records, matcher)) if (!seen.has(m.rule)) seen.set(m.rule, m);
-  return [communityTable([...seen.keys()])];
+  const { matcher, loaded } = asMatcher(typeof source === 'function' ? source() : source);
+  return [communityTable(runSession(loaded, matcher, records).reported)];
 }
 
 /**
  * A rule set is judged like custom rules (`dataMatcher`: events without a channel by detection
- * alone); the wrapper is kept per rule set, so repeated runs reuse it.
+ * alone); the wrapper is kept per rule set, so repeated runs reuse it. Only loaded rules
+ * (`{ loaded, ruleSet }`) bring their correlations.
  */
 const ruleSetMatchers = new WeakMap<RuleSet, SigmaMatcher>();
 
-function asMatcher(source: unknown): SigmaMatcher {
-  if (source instanceof RuleSet) {
-    const known = ruleSetMatchers.get(source);
-    if (known !== undefined) return known;
-    const made = dataMatcher(source.rules, source);
-    ruleSetMatchers.set(source, made);
-    return made;
+interface CommunityMatcher {
+  readonly matcher: SigmaMatcher;
+  readonly loaded: LoadResult;
+}
+
+const loadedOf = (rules: readonly SigmaRule[]): LoadResult => ({
+  rules: [...rules],
+  correlations: [],
+  filters: [],
+  diagnostics: [],
+});
+
+function ruleSetMatcher(ruleSet: RuleSet): SigmaMatcher {
+  let known = ruleSetMatchers.get(ruleSet);
+  if (known === undefined) {
+    known = dataMatcher(ruleSet.rules, ruleSet);
+    ruleSetMatchers.set(ruleSet, known);
   }
-  if (source !== null && typeof source === 'object' && typeof (source as SigmaMatcher).match === 'function')
-    return source as SigmaMatcher;
+  return known;
+}
+
+function asMatcher(source: unknown): CommunityMatcher {
+  if (source instanceof RuleSet) return { matcher: ruleSetMatcher(source), loaded: loadedOf(source.rules) };
+  if (source !== null && typeof source === 'object') {
+    const compiled = source as Partial<CompiledSigma>;
+    if (compiled.ruleSet instanceof RuleSet && compiled.loaded !== undefined)
+      return { matcher: ruleSetMatcher(compiled.ruleSet), loaded: compiled.loaded };
+    if (typeof (source as SigmaMatcher).match === 'function')
+      return { matcher: source as SigmaMatcher, loaded: loadedOf([]) };
+  }
   throw invalidOption(
     'community',
-    'a rule set (compileRuleSet), a matcher, or a function returning one',
+    'a rule set (compileRuleSet), loaded rules with their rule set, a matcher, or a function returning one',
     source,
   );
 }
