@@ -180,7 +180,10 @@ test('a run past the match cap reports correlation.limit in the parse job and th
   try {
     const up = await capped.upload({ files: [{ name: 'logons.evtx', data: log }] });
     const file = up.file_ids[0]![0];
-    const parse = await settle(capped, (await capped.createParseJob({ file_ids: [file], run_sigma_rules: true })).id);
+    const parse = await settle(
+      capped,
+      (await capped.createParseJob({ file_ids: [file], run_sigma_rules: true })).id,
+    );
     const swept = await settle(
       capped,
       (await capped.createSigmaFileJob({ file_ids: [file], operation: 'run_community_rules' })).id,
@@ -193,7 +196,10 @@ test('a run past the match cap reports correlation.limit in the parse job and th
         problems.join('\n'),
       );
     }
-    assert.deepEqual(tableRows(parse, 'Overview: Sigma Matches').map((r) => r[0]), ['Successful logon']);
+    assert.deepEqual(
+      tableRows(parse, 'Overview: Sigma Matches').map((r) => r[0]),
+      ['Successful logon'],
+    );
   } finally {
     await capped.close();
   }

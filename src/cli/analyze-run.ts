@@ -16,7 +16,8 @@ import { isTaeError } from '../errors/index.js';
 import type { Diagnostic } from '../evtx/index.js';
 import { errorInsight, type Insight } from '../insights/index.js';
 import { eventDescriber } from '../lookup/index.js';
-import { DecodePool, parseEvtx } from '../parse/index.js';
+import { type DecodePool, parseEvtxStaged } from '../parse/index.js';
+import { forEachEvent, pipelinePool, sigmaStage } from '../pipeline/index.js';
 import type { RuleDiagnostic } from '../sigma/index.js';
 import { Detections } from './detections.js';
 import { type EventWindow, inWindow } from './rule-filter.js';
@@ -65,17 +66,23 @@ export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResu
   const diagnostics: Diagnostic[] = [];
   let pool: DecodePool | undefined;
   let records = 0;
+  // Large files decode on the pool, whose workers also match the rules.
+  const staged = sigmaStage(sigma);
+  const stage = staged?.stage;
+  const rules = staged?.rules;
   const window = options.window ?? {};
   const windowed = window.from !== undefined || window.to !== undefined || window.computers !== undefined;
   try {
     for (const [fileIndex, file] of options.files.entries()) {
       try {
         const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0; // parseEvtx reports what is wrong
-        if (size >= INLINE_BELOW_BYTES && options.threads > 0) pool ??= new DecodePool(options.threads);
-        const parse = parseEvtx(file, {
-          label: file,
-          ...(size >= INLINE_BELOW_BYTES && pool ? { pool } : {}),
-        });
+        const pooled = size >= INLINE_BELOW_BYTES && options.threads > 0;
+        if (pooled) pool ??= pipelinePool(options.threads);
+        const parse = parseEvtxStaged(
+          file,
+          { label: file, ...(pooled && pool ? { pool } : {}) },
+          pooled ? stage : undefined,
+        );
         const progress = () =>
           options.onProgress?.({
             file,
@@ -86,13 +93,12 @@ export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResu
             records,
           });
         let n = 0;
-        for await (const r of parse) {
+        await forEachEvent(parse, rules, (e, matched) => {
           if ((++n & 4095) === 0) progress();
-          const e = r.event;
-          if (e === undefined) continue;
-          if (windowed && !inWindow(window, e.timestamp, e.computer)) continue;
+          if (windowed && !inWindow(window, e.timestamp, e.computer)) return;
           records++;
-          for (const rule of pass.add(e, file).rules) {
+          const added = matched === undefined ? pass.add(e, file) : pass.addMatched(e, file, matched);
+          for (const rule of added.rules) {
             detections.add(rule, {
               recordId: e.recordId,
               timestamp: e.timestamp,
@@ -102,7 +108,7 @@ export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResu
               file,
             });
           }
-        }
+        });
         progress();
         analyzer.addDiagnostics(parse.diagnostics, { file });
         diagnostics.push(...parse.diagnostics);

@@ -13,6 +13,8 @@ import {
   type LoadResult,
   loadParsedRules,
   type PlaceholderValues,
+  type PortableSigma,
+  portableSigma,
   type RuleSet,
 } from '../sigma/index.js';
 import { plural, ruleLibraryDir, warn } from './common.js';
@@ -34,6 +36,8 @@ export interface SigmaChoice {
 export interface SigmaRules {
   readonly loaded: LoadResult;
   readonly ruleSet: RuleSet;
+  /** The same rules for decode workers, which then match where they decode. */
+  readonly portable: PortableSigma;
   /** How many rules and correlations run, for the summary (and how many the choice left out). */
   readonly label: string;
 }
@@ -142,5 +146,11 @@ export async function loadSigmaRules(choice: SigmaChoice): Promise<SigmaRules> {
   const ms = (a: number, b: number) => `${Math.round(b - a)} ms`;
   debug(`sigma rules: parse ${ms(t0, t1)}, build ${ms(t1, t2)}, rule set ${ms(t2, performance.now())}`);
   const label = `${plural(loaded.rules.length, 'rule')}${loaded.correlations.length ? `, ${plural(loaded.correlations.length, 'correlation')}` : ''}${left > 0 ? ` (${left} left out by the rule filters)` : ''}`;
-  return { loaded, ruleSet, label };
+  const portable = portableSigma(
+    texts.map((t, i) => ({ ...t, placeholders: i >= fileCount })),
+    placeholders,
+    all,
+    loaded,
+  );
+  return { loaded, ruleSet, portable, label };
 }

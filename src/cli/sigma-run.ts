@@ -8,7 +8,8 @@
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { isTaeError, TaeError } from '../errors/index.js';
 import type { Diagnostic } from '../evtx/index.js';
-import { checkSourceFileSync, DecodePool, parseEvtx, unreadableSource } from '../parse/index.js';
+import { checkSourceFileSync, type DecodePool, parseEvtxStaged, unreadableSource } from '../parse/index.js';
+import { forEachEvent, pipelinePool, sigmaStage } from '../pipeline/index.js';
 import {
   dataMatcher,
   EvtxSigmaEvent,
@@ -70,6 +71,8 @@ const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined)
 export async function runSigmaOver(options: SigmaRunOptions): Promise<SigmaRunResult> {
   const { loaded, ruleSet } = options.rules;
   const session = new SigmaSession(loaded, ruleSet);
+  // Large files decode on the pool, whose workers also match the rules.
+  const staged = sigmaStage(options.rules);
   const detections = new Detections(options.maxKept ?? 1_000_000);
   const failures: { file: string; message: string }[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -86,27 +89,30 @@ export async function runSigmaOver(options: SigmaRunOptions): Promise<SigmaRunRe
       try {
         if (isEvtx(file)) {
           const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0; // parseEvtx reports what is wrong
-          if (size >= POOL_FROM_BYTES && options.threads > 0) pool ??= new DecodePool(options.threads);
-          const parse = parseEvtx(file, {
-            label: file,
-            ...(size >= POOL_FROM_BYTES && pool ? { pool } : {}),
-          });
-          for await (const r of parse) {
-            const e = r.event;
-            if (e === undefined) continue;
+          const pooled = size >= POOL_FROM_BYTES && options.threads > 0;
+          if (pooled) pool ??= pipelinePool(options.threads);
+          const parse = parseEvtxStaged(
+            file,
+            { label: file, ...(pooled && pool ? { pool } : {}) },
+            pooled ? staged?.stage : undefined,
+          );
+          await forEachEvent(parse, staged?.rules, (e, matched) => {
             if ((++events & 4095) === 0) options.onProgress?.(file, events);
-            if (windowed && !inWindow(window, e.timestamp, e.computer)) continue;
-            const event = sigmaEventFromEvtx(e);
-            for (const { rule } of ruleSet.match(event))
-              found(rule, event, {
-                recordId: e.recordId,
-                timestamp: e.timestamp,
-                eventId: e.eventId,
-                computer: e.computer,
-                channel: e.channel,
-                file,
-              });
-          }
+            if (windowed && !inWindow(window, e.timestamp, e.computer)) return;
+            const place: MatchPlace = {
+              recordId: e.recordId,
+              timestamp: e.timestamp,
+              eventId: e.eventId,
+              computer: e.computer,
+              channel: e.channel,
+              file,
+            };
+            const reported =
+              matched === undefined
+                ? session.match(sigmaEventFromEvtx(e), place)
+                : session.matched(matched, () => sigmaEventFromEvtx(e), place);
+            for (const rule of reported) detections.add(rule, place);
+          });
           diagnostics.push(...parse.diagnostics);
         } else {
           events += matchSupplied(file, supplied, (m) => {

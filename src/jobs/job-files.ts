@@ -7,7 +7,7 @@
  */
 import { isTaeError, TaeError } from '../errors/index.js';
 import { errorInsight, type Insight } from '../insights/index.js';
-import { type DecodePool, type EvtxParse, parseEvtx, parseEvtxReader } from '../parse/index.js';
+import { type DecodePool, type EvtxParse, parseEvtxStaged } from '../parse/index.js';
 import type { JobFile, RunContext } from './types.js';
 
 export interface DecodeOptions {
@@ -28,6 +28,8 @@ export async function forEachJobFile(
   ctx: RunContext,
   options: DecodeOptions,
   visit: (file: JobFile, parse: EvtxParse) => Promise<void>,
+  /** Work the pool's workers do per record (see the pipeline module); inline decoding skips it. */
+  stage?: unknown,
 ): Promise<JobFilesResult> {
   const inlineBelow = options.inlineBelowBytes ?? 8 * 1024 * 1024;
   const errors: Insight[] = [];
@@ -44,11 +46,7 @@ export async function forEachJobFile(
         signal: ctx.signal,
         ...(pooled ? { pool: options.pool!() } : {}),
       };
-      const { source } = file;
-      const parse =
-        typeof source === 'string' || source instanceof Uint8Array
-          ? parseEvtx(source, parseOptions)
-          : parseEvtxReader(source, parseOptions);
+      const parse = parseEvtxStaged(file.source, parseOptions, pooled ? stage : undefined);
       await visit(file, parse);
       parsed++;
     } catch (e) {

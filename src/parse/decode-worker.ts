@@ -17,6 +17,11 @@ export interface SpanTask extends DecodeOptions {
   readonly fileOffset: number;
   /** With `batchText`: a buffer (transferred) to render the span's text into, instead of a new one. */
   readonly textBuffer?: ArrayBuffer;
+  /**
+   * Work on the decoded records that the pool's worker (when it is not this one) does before
+   * sending them back (see DecodePool's `worker`): opaque here, passed through.
+   */
+  readonly stage?: unknown;
 }
 
 export interface SpanResult {

@@ -7,6 +7,7 @@ export {
   type RawChunk,
   walkChunks,
 } from './chunks.js';
+export { default as decodeWorker, type SpanResult, type SpanTask } from './decode-worker.js';
 export {
   defaultThreads,
   EvtxParse,
@@ -14,6 +15,7 @@ export {
   type ParseStats,
   parseEvtx,
   parseEvtxReader,
+  parseEvtxStaged,
 } from './parse-evtx.js';
 export { DecodePool, orderedDecode } from './pool.js';
 export { checkSourceFile, checkSourceFileSync, unreadableSource } from './source-file.js';

@@ -103,6 +103,8 @@ export class EvtxParse implements AsyncIterable<ParsedRecord> {
   constructor(
     private readonly source: EvtxSource,
     private readonly options: ParseEvtxOptions,
+    /** Passed to pool tasks (SpanTask's `stage`); inline decoding ignores it. */
+    private readonly stage?: unknown,
   ) {}
 
   async *chunks(): AsyncGenerator<DecodedChunk> {
@@ -129,7 +131,7 @@ export class EvtxParse implements AsyncIterable<ParsedRecord> {
         pool === null
           ? inline(walk.chunks, options, o.recycleText, this.stats, signal)
           : orderedDecode(
-              spanTasks(walk, options, spares, this.stats),
+              spanTasks(walk, options, spares, this.stats, this.stage),
               pool,
               2 * pool.threads,
               spares,
@@ -210,6 +212,7 @@ async function* spanTasks(
   options: DecodeOptions,
   spares: SpareBuffers,
   stats: ParseStats,
+  stage: unknown,
 ): AsyncGenerator<SpanTask> {
   const chunks = spanChunks(options);
   const spanBytes = chunks * CHUNK_SIZE;
@@ -219,7 +222,14 @@ async function* spanTasks(
       const n = await walk.read(new Uint8Array(bytes, 0, spanBytes), off);
       if (n === 0) return;
       stats.bytes += n;
-      yield { ...options, bytes, byteLength: n, firstIndex: i, fileOffset: off };
+      yield {
+        ...options,
+        bytes,
+        byteLength: n,
+        firstIndex: i,
+        fileOffset: off,
+        ...(stage === undefined ? {} : { stage }),
+      };
       if (n < spanBytes) return;
     }
   } finally {
@@ -250,4 +260,19 @@ export function parseEvtxReader(reader: EvtxReader, options: ParseEvtxOptions = 
   resolve(options);
   // The public constructor names the public sources; walkChunks reads a reader as well.
   return new EvtxParse(reader as unknown as EvtxSource, options);
+}
+
+/**
+ * `parseEvtx` or `parseEvtxReader` whose pool tasks carry `stage` (for a pool made with its own
+ * worker, see DecodePool). Not part of the public surface.
+ */
+export function parseEvtxStaged(
+  source: EvtxSource | EvtxReader,
+  options: ParseEvtxOptions,
+  stage: unknown,
+): EvtxParse {
+  if (typeof source !== 'string' && !(source instanceof Uint8Array) && !isEvtxReader(source))
+    throw new TaeError('INVALID_ARGUMENT', 'source must be a file path, a Uint8Array or a reader');
+  resolve(options);
+  return new EvtxParse(source as EvtxSource, options, stage);
 }

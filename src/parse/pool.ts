@@ -22,9 +22,16 @@ export const DECODE_WORKER_YOUNG_MB = 16;
 export class DecodePool {
   private readonly piscina: Piscina;
 
-  constructor(readonly threads: number) {
+  /**
+   * `worker`: a module whose default export takes the same span tasks (this module's worker
+   * wrapped with more work per record, see SpanTask's `stage`); default the decode worker.
+   */
+  constructor(
+    readonly threads: number,
+    worker: URL = workerUrl,
+  ) {
     this.piscina = new Piscina({
-      filename: workerUrl.href,
+      filename: worker.href,
       minThreads: threads,
       maxThreads: threads,
       idleTimeout: 30_000,

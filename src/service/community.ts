@@ -11,6 +11,8 @@ import {
   compileRuleSet,
   dataMatcher,
   type LoadResult,
+  type PortableSigma,
+  portableSigma,
   type RuleSet,
   type SigmaMatcher,
 } from '../sigma/index.js';
@@ -25,6 +27,8 @@ import type { CommunitySigmaTexts } from './data-pool.js';
 export interface CommunitySigma {
   readonly loaded: LoadResult;
   readonly ruleSet: RuleSet;
+  /** The same rules for the pool's workers (they match where they decode). */
+  readonly portable: PortableSigma;
   /** For supplied data, where events may lack a channel (see `dataMatcher`). */
   readonly dataMatcher: SigmaMatcher;
 }
@@ -53,9 +57,13 @@ export class Community {
 
   async sigma(): Promise<CommunitySigma> {
     if (this.sigmaRules === undefined) {
-      const loaded = (await this.rules()).sigmaRules();
+      const library = await this.rules();
+      const loaded = library.sigmaRules();
       const ruleSet = compileRuleSet({ rules: loaded.rules, filters: loaded.filters });
-      this.sigmaRules = { loaded, ruleSet, dataMatcher: dataMatcher(loaded.rules, ruleSet) };
+      const { sources, placeholders } = library.sigmaSources();
+      const texts = sources.map(({ source, text }) => ({ source, text, placeholders: true }));
+      const portable = portableSigma(texts, placeholders, loaded, loaded);
+      this.sigmaRules = { loaded, ruleSet, portable, dataMatcher: dataMatcher(loaded.rules, ruleSet) };
     }
     return this.sigmaRules;
   }

@@ -18,7 +18,8 @@ import {
   Scheduler,
 } from '../jobs/index.js';
 import type { LookupRequest, LookupResult } from '../lookup/index.js';
-import { DecodePool, defaultThreads } from '../parse/index.js';
+import { type DecodePool, defaultThreads } from '../parse/index.js';
+import { pipelinePool } from '../pipeline/index.js';
 import { INDEX_FILE, type RuleLibrary, type RuleLibraryOptions } from '../rules/index.js';
 import type { SearchRequest, SearchResponse } from '../search/index.js';
 import type { SigmaDataRequest, SigmaDataResponse } from '../sigma/index.js';
@@ -94,7 +95,7 @@ function lazyPool(threads: number): LazyPool {
   let pool: DecodePool | null = null;
   return {
     get: () => {
-      pool ??= new DecodePool(threads);
+      pool ??= pipelinePool(threads);
       return pool;
     },
     close: async () => {

@@ -99,6 +99,14 @@ export {
   windashVariants,
 } from './modifiers/index.js';
 export {
+  type LoadedPortable,
+  loadPortable,
+  type PortableSigma,
+  type PortableText,
+  portableFits,
+  portableSigma,
+} from './portable.js';
+export {
   compileRuleSet,
   type RuleMatch,
   RuleSet,

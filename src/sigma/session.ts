@@ -18,12 +18,15 @@ import type { RuleDiagnostic } from './diagnostics.js';
 import { eventFromObject, type SigmaEvent } from './event.js';
 import type { LoadResult } from './load.js';
 import type { SigmaCorrelation, SigmaRule } from './model.js';
+import type { PortableSigma } from './portable.js';
 import type { RuleSet } from './ruleset/index.js';
 
 /** Loaded rules and the rule set compiled from them: what a run needs, made once. */
 export interface CompiledSigma {
   readonly loaded: LoadResult;
   readonly ruleSet: RuleSet;
+  /** The same rules for worker threads (see portable.ts); without it, rules run on this thread. */
+  readonly portable?: PortableSigma;
 }
 
 /** Which rules match an event (a rule set, or the data endpoint's matcher). */

@@ -1,0 +1,136 @@
+/**
+ * Sigma rules matched in the decode workers (src/pipeline): a parse job whose files decode on
+ * the pool reports exactly what the same job decoding inline reports, and rules a worker cannot
+ * load alike are matched on the main thread instead of being lost or misnamed.
+ */
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { type EventDescription, writeEvtx } from '../fixtures/evtx-writer/index.js';
+import { createWinevtxRunner } from '../src/jobs/index.js';
+import { type DecodePool, parseEvtxStaged } from '../src/parse/index.js';
+import { pipelinePool, type StagedChunk, sigmaStage } from '../src/pipeline/index.js';
+import { Engine, type JobStatusResponse } from '../src/service/index.js';
+import { type CompiledSigma, compileRuleSet, loadRules, portableSigma } from '../src/sigma/index.js';
+import { settle } from './helpers/engine-test.js';
+
+const RULES = `title: Failed logon
+id: 1e7a0000-0000-4000-8000-000000000001
+level: medium
+logsource: {product: windows, service: security}
+detection:
+  selection: {EventID: 4625}
+  condition: selection
+---
+title: Alice
+id: 1e7a0000-0000-4000-8000-000000000002
+level: high
+logsource: {product: windows, service: security}
+detection:
+  selection: {TargetUserName|startswith: ali}
+  condition: selection
+---
+title: Failed logon burst
+correlation:
+  type: event_count
+  rules: [1e7a0000-0000-4000-8000-000000000001]
+  group-by: [TargetUserName]
+  timespan: 1h
+  condition: {gte: 100}
+generate: true
+`;
+
+// Enough records for many chunks, so that spans go to both workers.
+const events: EventDescription[] = Array.from({ length: 6000 }, (_, i) => ({
+  provider: 'Microsoft-Windows-Security-Auditing',
+  providerGuid: '54849625-5478-4994-A5BA-3E3B0328C30D',
+  channel: 'Security',
+  computer: `HOST-${i % 7}`,
+  time: new Date(Date.parse('2026-03-01T10:00:00Z') + i * 1000).toISOString(),
+  eventId: i % 3 === 0 ? 4624 : 4625,
+  eventData: { TargetUserName: ['alice', 'bob', 'alina', 'carol'][i % 4]!, IpAddress: '10.0.13.37' },
+}));
+const log = writeEvtx(events);
+
+function compiled(workerText: string): CompiledSigma {
+  const loaded = loadRules(RULES, 'rules.yml');
+  const ruleSet = compileRuleSet({ rules: loaded.rules, filters: loaded.filters });
+  const worker = loadRules(workerText, 'rules.yml');
+  const portable = portableSigma(
+    [{ source: 'rules.yml', text: workerText, placeholders: false }],
+    {},
+    worker,
+    worker,
+  );
+  return { loaded, ruleSet, portable };
+}
+
+const pools: DecodePool[] = [];
+after(async () => {
+  for (const p of pools) await p.close();
+});
+
+async function sigmaTable(sigma: CompiledSigma, pooled: boolean): Promise<string[][]> {
+  const pool = pipelinePool(2);
+  pools.push(pool);
+  const engine = await Engine.open({
+    memory: true,
+    runners: {
+      winevtx: createWinevtxRunner({
+        sigma: () => sigma,
+        ...(pooled ? { pool: () => pool, inlineBelowBytes: 0 } : {}),
+      }),
+    },
+  });
+  try {
+    const up = await engine.upload({ files: [{ name: 'logons.evtx', data: log }] });
+    const job = await engine.createParseJob({ file_ids: [up.file_ids[0]![0]], run_sigma_rules: true });
+    const done: JobStatusResponse = await settle(engine, job.id);
+    const table = (done.insights ?? []).find(
+      (i) => 'Table' in i && i.Table.title === 'Overview: Sigma Matches',
+    );
+    assert.ok(table && 'Table' in table);
+    return table.Table.data as string[][];
+  } finally {
+    await engine.close();
+  }
+}
+
+test('rules matched in the decode workers give the job the same Sigma matches as inline matching', async () => {
+  const inline = await sigmaTable(compiled(RULES), false);
+  const pooled = await sigmaTable(compiled(RULES), true);
+  assert.deepEqual(pooled, inline);
+  // 4,000 failed logons, 3,000 names starting with "ali", and correlation hits over both.
+  const counts = Object.fromEntries(inline.slice(1).map((r) => [r[0], Number(r[2])]));
+  assert.equal(counts['Failed logon'], 4000);
+  assert.equal(counts.Alice, 3000);
+  assert.ok((counts['Failed logon burst'] ?? 0) > 0);
+});
+
+test('rules a worker loads differently are matched on the main thread, never misnamed', async () => {
+  // The worker's texts load the two rules in the other order: their titles differ by position.
+  const swapped = RULES.split('---\n');
+  const other = [swapped[1], swapped[0], swapped[2]].join('---\n');
+  const inline = await sigmaTable(compiled(RULES), false);
+  assert.deepEqual(await sigmaTable(compiled(other), true), inline);
+});
+
+test('the pool workers send back the positions of the rules each record matched', async () => {
+  const sigma = compiled(RULES);
+  const staged = sigmaStage(sigma);
+  assert.ok(staged !== undefined);
+  const pool = pipelinePool(2);
+  pools.push(pool);
+  const parse = parseEvtxStaged(log, { pool }, staged.stage);
+  let matchedChunks = 0;
+  const titles: Record<string, number> = {};
+  for await (const chunk of parse.chunks()) {
+    const marks = (chunk as StagedChunk).sigma;
+    assert.ok(marks !== undefined, `chunk ${chunk.chunkIndex} came back unmatched`);
+    assert.equal(marks.length, chunk.records.length);
+    matchedChunks++;
+    for (const m of marks)
+      for (const k of m ?? []) titles[staged.rules[k]!.title] = (titles[staged.rules[k]!.title] ?? 0) + 1;
+  }
+  assert.ok(matchedChunks > 2);
+  assert.deepEqual(titles, { 'Failed logon': 4000, Alice: 3000 });
+});
