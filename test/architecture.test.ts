@@ -15,7 +15,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   evtx: ['errors'],
   parse: ['errors', 'evtx'],
   /** Decode workers that also match Sigma rules, and the events they send back. */
-  pipeline: ['evtx', 'parse', 'sigma'],
+  pipeline: ['errors', 'evtx', 'parse', 'sigma'],
   sigma: ['errors', 'evtx', 'base64'],
   lookup: ['errors'],
   insights: [],
@@ -58,7 +58,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'search',
   ],
   /** Compositions for embedders (buildIndex, search): the job's pipeline without the Engine. */
-  library: ['errors', 'parse', 'sigma', 'analysis', 'insights', 'lookup', 'search', 'native'],
+  library: ['errors', 'parse', 'pipeline', 'sigma', 'analysis', 'insights', 'lookup', 'search', 'native'],
   cli: [
     'errors',
     'evtx',

@@ -5,26 +5,27 @@
  * every reported match is also kept with its rule for the summary, the JSON results and the
  * report. Insights are those of the job, in its order.
  */
-import { statSync } from 'node:fs';
 import {
   correlationErrorInsight,
   createAnalyzer,
   createSigmaPass,
   flattenResults,
 } from '../analysis/index.js';
-import { isTaeError } from '../errors/index.js';
 import type { Diagnostic } from '../evtx/index.js';
 import { errorInsight, type Insight } from '../insights/index.js';
 import { eventDescriber } from '../lookup/index.js';
-import { type DecodePool, parseEvtxStaged } from '../parse/index.js';
-import { forEachEvent, pipelinePool, sigmaStage } from '../pipeline/index.js';
+import type { DecodePool } from '../parse/index.js';
+import {
+  type DecodeFilesResult,
+  decodeFiles,
+  type FileInProgress,
+  pathFiles,
+  pipelinePool,
+} from '../pipeline/index.js';
 import type { RuleDiagnostic } from '../sigma/index.js';
 import { Detections } from './detections.js';
 import { type EventWindow, inWindow } from './rule-filter.js';
 import type { SigmaRules } from './sigma-rules.js';
-
-/** As the job runner: below this size, handing chunks to threads costs more than it saves. */
-const INLINE_BELOW_BYTES = 8 * 1024 * 1024;
 
 export interface AnalyzeProgress {
   readonly file: string;
@@ -62,64 +63,60 @@ export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResu
   const analyzer = createAnalyzer({ sigma: sigma !== undefined, describe: eventDescriber() });
   const pass = createSigmaPass({ analyzer, ...(sigma === undefined ? {} : { sigma }) });
   const detections = new Detections();
-  const failures: { file: string; message: string }[] = [];
   const diagnostics: Diagnostic[] = [];
   let pool: DecodePool | undefined;
   let records = 0;
-  // Large files decode on the pool, whose workers also match the rules.
-  const staged = sigmaStage(sigma);
-  const stage = staged?.stage;
-  const rules = staged?.rules;
   const window = options.window ?? {};
   const windowed = window.from !== undefined || window.to !== undefined || window.computers !== undefined;
+  const progress = ({ name, index, size, parse }: FileInProgress) =>
+    options.onProgress?.({
+      file: name,
+      fileIndex: index,
+      files: options.files.length,
+      bytes: Math.min(size, 4096 + parse.stats.chunks * 65536), // stats.bytes is not counted while decoding
+      size,
+      records,
+    });
+  let n = 0;
+  let decoded: DecodeFilesResult;
   try {
-    for (const [fileIndex, file] of options.files.entries()) {
-      try {
-        const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0; // parseEvtx reports what is wrong
-        const pooled = size >= INLINE_BELOW_BYTES && options.threads > 0;
-        if (pooled) pool ??= pipelinePool(options.threads);
-        const parse = parseEvtxStaged(
-          file,
-          { label: file, ...(pooled && pool ? { pool } : {}) },
-          pooled ? stage : undefined,
-        );
-        const progress = () =>
-          options.onProgress?.({
-            file,
-            fileIndex,
-            files: options.files.length,
-            bytes: Math.min(size, 4096 + parse.stats.chunks * 65536), // stats.bytes is not counted while decoding
-            size,
-            records,
-          });
-        let n = 0;
-        await forEachEvent(parse, rules, (e, matched) => {
-          if ((++n & 4095) === 0) progress();
+    decoded = await decodeFiles(
+      pathFiles(options.files),
+      {
+        ...(options.threads > 0 ? { pool: () => (pool ??= pipelinePool(options.threads)) } : {}),
+        ...(sigma === undefined ? {} : { sigma }),
+      },
+      {
+        event(e, file, matched) {
+          if ((++n & 4095) === 0) progress(file);
           if (windowed && !inWindow(window, e.timestamp, e.computer)) return;
           records++;
-          const added = matched === undefined ? pass.add(e, file) : pass.addMatched(e, file, matched);
-          for (const rule of added.rules) {
+          const added =
+            matched === undefined ? pass.add(e, file.name) : pass.addMatched(e, file.name, matched);
+          for (const rule of added.rules)
             detections.add(rule, {
               recordId: e.recordId,
               timestamp: e.timestamp,
               channel: e.channel,
               computer: e.computer,
               eventId: e.eventId,
-              file,
+              file: file.name,
             });
-          }
-        });
-        progress();
-        analyzer.addDiagnostics(parse.diagnostics, { file });
-        diagnostics.push(...parse.diagnostics);
-      } catch (e) {
-        if (!isTaeError(e)) throw e;
-        failures.push({ file, message: e.message.includes(file) ? e.message : `${file}: ${e.message}` });
-      }
-    }
+        },
+        fileDone(file) {
+          progress(file);
+          analyzer.addDiagnostics(file.parse.diagnostics, { file: file.name });
+          diagnostics.push(...file.parse.diagnostics);
+        },
+      },
+    );
   } finally {
     await pool?.close();
   }
+  const failures = decoded.failures.map(({ file, error }) => ({
+    file,
+    message: error.message.includes(file) ? error.message : `${file}: ${error.message}`,
+  }));
   if (failures.length === options.files.length)
     return {
       insights: failures.map((f) => errorInsight(f.message)),

@@ -8,8 +8,8 @@
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { isTaeError, TaeError } from '../errors/index.js';
 import type { Diagnostic } from '../evtx/index.js';
-import { checkSourceFileSync, type DecodePool, parseEvtxStaged, unreadableSource } from '../parse/index.js';
-import { forEachEvent, pipelinePool, sigmaStage } from '../pipeline/index.js';
+import { checkSourceFileSync, type DecodePool, unreadableSource } from '../parse/index.js';
+import { decodeFiles, pathFiles, pipelinePool } from '../pipeline/index.js';
 import {
   dataMatcher,
   EvtxSigmaEvent,
@@ -29,7 +29,6 @@ import { type EventWindow, inWindow } from './rule-filter.js';
 import type { SigmaRules } from './sigma-rules.js';
 
 const EVTX_MAGIC = 'ElfFile\0';
-const POOL_FROM_BYTES = 8 * 1024 * 1024;
 
 export interface SigmaRunOptions {
   readonly inputs: readonly string[];
@@ -71,8 +70,6 @@ const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined)
 export async function runSigmaOver(options: SigmaRunOptions): Promise<SigmaRunResult> {
   const { loaded, ruleSet } = options.rules;
   const session = new SigmaSession(loaded, ruleSet);
-  // Large files decode on the pool, whose workers also match the rules.
-  const staged = sigmaStage(options.rules);
   const detections = new Detections(options.maxKept ?? 1_000_000);
   const failures: { file: string; message: string }[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -88,32 +85,35 @@ export async function runSigmaOver(options: SigmaRunOptions): Promise<SigmaRunRe
     for (const file of options.inputs) {
       try {
         if (isEvtx(file)) {
-          const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0; // parseEvtx reports what is wrong
-          const pooled = size >= POOL_FROM_BYTES && options.threads > 0;
-          if (pooled) pool ??= pipelinePool(options.threads);
-          const parse = parseEvtxStaged(
-            file,
-            { label: file, ...(pooled && pool ? { pool } : {}) },
-            pooled ? staged?.stage : undefined,
+          const decoded = await decodeFiles(
+            pathFiles([file]),
+            {
+              ...(options.threads > 0 ? { pool: () => (pool ??= pipelinePool(options.threads)) } : {}),
+              sigma: options.rules,
+            },
+            {
+              event(e, _file, matched) {
+                if ((++events & 4095) === 0) options.onProgress?.(file, events);
+                if (windowed && !inWindow(window, e.timestamp, e.computer)) return;
+                const place: MatchPlace = {
+                  recordId: e.recordId,
+                  timestamp: e.timestamp,
+                  eventId: e.eventId,
+                  computer: e.computer,
+                  channel: e.channel,
+                  file,
+                };
+                const reported =
+                  matched === undefined
+                    ? session.match(sigmaEventFromEvtx(e), place)
+                    : session.matched(matched, () => sigmaEventFromEvtx(e), place);
+                for (const rule of reported) detections.add(rule, place);
+              },
+              fileDone: ({ parse }) => diagnostics.push(...parse.diagnostics),
+            },
           );
-          await forEachEvent(parse, staged?.rules, (e, matched) => {
-            if ((++events & 4095) === 0) options.onProgress?.(file, events);
-            if (windowed && !inWindow(window, e.timestamp, e.computer)) return;
-            const place: MatchPlace = {
-              recordId: e.recordId,
-              timestamp: e.timestamp,
-              eventId: e.eventId,
-              computer: e.computer,
-              channel: e.channel,
-              file,
-            };
-            const reported =
-              matched === undefined
-                ? session.match(sigmaEventFromEvtx(e), place)
-                : session.matched(matched, () => sigmaEventFromEvtx(e), place);
-            for (const rule of reported) detections.add(rule, place);
-          });
-          diagnostics.push(...parse.diagnostics);
+          const failure = decoded.failures[0];
+          if (failure !== undefined) throw failure.error;
         } else {
           events += matchSupplied(file, supplied, (m) => {
             const evtx = m.event instanceof EvtxSigmaEvent ? m.event.evtx : undefined;

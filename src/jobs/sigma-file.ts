@@ -16,6 +16,7 @@ import {
   tableInsight,
   timelineInsight,
 } from '../insights/index.js';
+import { decodeFiles } from '../pipeline/index.js';
 import {
   type CompiledSigma,
   compileRuleSet,
@@ -26,7 +27,7 @@ import {
   SigmaSession,
   sigmaEventFromEvtx,
 } from '../sigma/index.js';
-import { type DecodeOptions, forEachJobFile } from './job-files.js';
+import { type DecodeOptions, failureInsights, jobDecoding, jobFiles } from './job-files.js';
 import type { JobRunner } from './types.js';
 
 export interface SigmaFileRunnerOptions extends DecodeOptions {
@@ -144,17 +145,23 @@ export function createSigmaFileRunner(
     });
     const rows = new Map<string, Row>();
     let events = 0;
-    const decoded = await forEachJobFile(input.file_ids, ctx, options, async (file, parse) => {
-      for await (const r of parse) {
-        const e = r.event;
-        if (e === undefined) continue;
-        events++;
-        const at = { timestamp: e.timestamp, recordId: e.recordId };
-        for (const rule of session.match(sigmaEventFromEvtx(e), at))
-          tally(rows, file.name, metaOf(rule, custom), e.timestamp, e.timestamp, e.recordId);
-      }
-    });
-    errors.push(...decoded.errors);
+    const decoded = await decodeFiles(
+      jobFiles(ctx, input.file_ids),
+      { ...jobDecoding(ctx, options), sigma: { loaded, ruleSet } },
+      {
+        event(e, file, matched) {
+          events++;
+          const at = { timestamp: e.timestamp, recordId: e.recordId };
+          const rules =
+            matched === undefined
+              ? session.match(sigmaEventFromEvtx(e), at)
+              : session.matched(matched, () => sigmaEventFromEvtx(e), at);
+          for (const rule of rules)
+            tally(rows, file.name, metaOf(rule, custom), e.timestamp, e.timestamp, e.recordId);
+        },
+      },
+    );
+    errors.push(...failureInsights(decoded));
     const files = decoded.parsed;
     if (files === 0) return errors;
     const correlation = session.finish();

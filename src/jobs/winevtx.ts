@@ -19,12 +19,11 @@ import {
 } from '../analysis/index.js';
 import { type Insight, isErrorInsight } from '../insights/index.js';
 import { eventDescriber } from '../lookup/index.js';
-import type { EvtxParse } from '../parse/index.js';
-import { forEachEvent, sigmaStage } from '../pipeline/index.js';
+import { decodeFiles } from '../pipeline/index.js';
 import type { EventSink, SigmaRuleRef } from '../search/index.js';
 import type { CompiledSigma } from '../sigma/index.js';
-import { type DecodeOptions, forEachJobFile } from './job-files.js';
-import type { JobFile, JobRunner, RunContext } from './types.js';
+import { type DecodeOptions, failureInsights, jobDecoding, jobFiles } from './job-files.js';
+import type { JobRunner, RunContext } from './types.js';
 
 /** A job's event index while the job runs (see the search module). */
 export interface JobEventIndex extends EventSink {
@@ -88,19 +87,25 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
       ...(sigma === undefined ? {} : { sigma }),
       ...(options.maxMatches === undefined ? {} : { maxMatches: options.maxMatches }),
     });
-    // With a portable form, the pool's workers match the rules where they decode.
-    const staged = sigmaStage(sigma);
-    const rules = staged?.rules;
-    const visit = async (file: JobFile, parse: EvtxParse) => {
-      await forEachEvent(parse, rules, (e, matched) => {
-        const added = matched === undefined ? pass.add(e, file.name) : pass.addMatched(e, file.name, matched);
-        if (!added.fresh) index?.duplicate(e, file.name);
-        else index?.add(e, file.name, added.rules.length === 0 ? NO_RULES : added.rules.map(sigmaRuleRef));
-      });
-      analyzer.addDiagnostics(parse.diagnostics, { file: file.name });
-      index?.fileDiagnostics(file.name, parse.diagnostics);
-    };
-    const { parsed, errors } = await forEachJobFile(input.file_ids, ctx, options, visit, staged?.stage);
+    // The pool's workers match the rules where they decode (see the pipeline module).
+    const decoded = await decodeFiles(
+      jobFiles(ctx, input.file_ids),
+      { ...jobDecoding(ctx, options), ...(sigma === undefined ? {} : { sigma }) },
+      {
+        event(e, file, matched) {
+          const added =
+            matched === undefined ? pass.add(e, file.name) : pass.addMatched(e, file.name, matched);
+          if (!added.fresh) index?.duplicate(e, file.name);
+          else index?.add(e, file.name, added.rules.length === 0 ? NO_RULES : added.rules.map(sigmaRuleRef));
+        },
+        fileDone({ name, parse }) {
+          analyzer.addDiagnostics(parse.diagnostics, { file: name });
+          index?.fileDiagnostics(name, parse.diagnostics);
+        },
+      },
+    );
+    const errors = failureInsights(decoded);
+    const parsed = decoded.parsed;
     if (parsed === 0) return errors;
     const { hits, diagnostics } = pass.finish();
     for (const h of hits) index?.correlation(sigmaRuleRef(h.correlation), h.firstTimestamp);

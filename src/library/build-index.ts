@@ -19,10 +19,11 @@ import {
   RecordSet,
   sigmaRuleRef,
 } from '../analysis/index.js';
-import { checkOptionKeys, invalidOption, isTaeError, TaeError } from '../errors/index.js';
+import { checkOptionKeys, invalidOption, TaeError } from '../errors/index.js';
 import { type ErrorInsight, errorInsight } from '../insights/index.js';
 import { eventDescriber } from '../lookup/index.js';
-import { checkSourceFile, type DecodePool, parseEvtx } from '../parse/index.js';
+import { checkSourceFile, type DecodePool } from '../parse/index.js';
+import { type DecodeFilesResult, decodeFiles, pipelinePool } from '../pipeline/index.js';
 import { EventIndexBuilder } from '../search/index.js';
 import { type EvtxIndex, OpenIndex } from './evtx-index.js';
 import { type IndexSigmaRules, sigmaRulesOf } from './sigma-rules.js';
@@ -120,29 +121,44 @@ export async function build(options: BuildIndexOptions): Promise<EvtxIndex> {
     const pass = createSigmaPass({ analyzer: dedupOnly(), ...(sigma === undefined ? {} : { sigma }) });
     const errors: ErrorInsight[] = [];
     let firstFailure: TaeError | undefined;
-    const decode = { ...pick(options, 'threads', 'pool'), ...(signal ? { signal } : {}) };
+    // `threads` or `pool` decode every file on threads, whatever its size (as parseEvtx does).
+    let own: DecodePool | undefined;
+    const pool = options.pool ?? undefined;
+    const threads = options.threads ?? 0;
+    const decoding = {
+      ...(pool !== undefined ? { pool: () => pool } : {}),
+      ...(pool === undefined && threads > 0 ? { pool: () => (own ??= pipelinePool(threads)) } : {}),
+      inlineBelowBytes: 0,
+      ...(signal ? { signal } : {}),
+      ...(sigma === undefined ? {} : { sigma }),
+    };
     let parsed = 0;
     try {
       const names = namesOf(files);
-      for (const [i, file] of files.entries()) {
-        const label = names[i]!;
-        try {
-          const parse = parseEvtx(file, { ...decode, label });
-          for await (const r of parse) {
-            const e = r.event;
-            if (e === undefined) continue;
-            const added = pass.add(e, label);
-            if (!added.fresh) builder.duplicate(e, label);
-            else builder.add(e, label, added.rules.map(sigmaRuleRef));
-          }
-          builder.fileDiagnostics(label, parse.diagnostics);
-          parsed++;
-        } catch (e) {
-          if (signal?.aborted) throw new TaeError('CANCELLED', 'index build cancelled', { cause: e });
-          if (!isTaeError(e)) throw e;
-          firstFailure ??= e;
-          errors.push(errorInsight(`${label}: ${e.message}`));
-        }
+      let decoded: DecodeFilesResult;
+      try {
+        decoded = await decodeFiles(
+          files.map((path, i) => ({ name: names[i]!, open: async () => ({ source: path, size: 0 }) })),
+          decoding,
+          {
+            event(e, { name }, matched) {
+              const added = matched === undefined ? pass.add(e, name) : pass.addMatched(e, name, matched);
+              if (!added.fresh) builder.duplicate(e, name);
+              else builder.add(e, name, added.rules.map(sigmaRuleRef));
+            },
+            fileDone: ({ name, parse }) => builder.fileDiagnostics(name, parse.diagnostics),
+          },
+        );
+      } catch (e) {
+        if (signal?.aborted) throw new TaeError('CANCELLED', 'index build cancelled', { cause: e });
+        throw e;
+      } finally {
+        await own?.close();
+      }
+      parsed = decoded.parsed;
+      for (const { file, error } of decoded.failures) {
+        firstFailure ??= error;
+        errors.push(errorInsight(`${file}: ${error.message}`));
       }
       // No file decoded: a job would fail; its Error insights become the message.
       if (parsed === 0)
@@ -182,10 +198,4 @@ function dedupOnly(): Analyzer {
       throw new TaeError('INTERNAL', 'a build does not finish an analysis');
     },
   };
-}
-
-function pick<T extends object, K extends keyof T>(o: T, ...keys: K[]): Partial<Pick<T, K>> {
-  const out: Partial<Pick<T, K>> = {};
-  for (const k of keys) if (o[k] !== undefined) out[k] = o[k];
-  return out;
 }

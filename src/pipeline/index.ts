@@ -1,2 +1,15 @@
-/** The analysis pipeline's rim: decode workers that also match Sigma rules, and their events. */
+/**
+ * The analysis pipeline's rim: EVTX files → events for every entry point, on decode workers
+ * that also match Sigma rules.
+ */
+export {
+  type DecodeFilesOptions,
+  type DecodeFilesResult,
+  decodeFiles,
+  type FileInProgress,
+  type FilesVisitor,
+  INLINE_BELOW_BYTES,
+  type PipelineFile,
+  pathFiles,
+} from './files.js';
 export { forEachEvent, type PipelineStage, pipelinePool, type StagedChunk, sigmaStage } from './stage.js';

@@ -33,7 +33,9 @@ function matchChunk(chunk: SpanResult['chunks'][number], loaded: LoadedPortable)
     if (r.event !== undefined)
       for (const m of loaded.ruleSet.match(sigmaEventFromEvtx(r.event))) {
         const at = loaded.position.get(m.rule);
-        if (at !== undefined) (hit ??= []).push(at);
+        if (at === undefined) continue;
+        if (hit === null) hit = [at];
+        else hit.push(at);
       }
     sigma.push(hit);
   }

@@ -1,0 +1,121 @@
+/**
+ * EVTX files → events: the one driver every entry point runs (parse job, Sigma file job,
+ * `tae analyze`, `tae sigma`, the library's `buildIndex`). Each file is opened, decoded inline
+ * when small (threads cost more than they save) or on the pool when large, its workers matching
+ * Sigma rules where they decode; each event goes to the visitor with the file it came from. A
+ * file that cannot be read is reported and the others go on; a cancelled run stops at once.
+ */
+import { statSync } from 'node:fs';
+import { isTaeError, TaeError } from '../errors/index.js';
+import type { EvtxEvent } from '../evtx/index.js';
+import {
+  type DecodePool,
+  type EvtxParse,
+  type EvtxReader,
+  type EvtxSource,
+  isEvtxReader,
+  parseEvtxStaged,
+} from '../parse/index.js';
+import type { CompiledSigma, SigmaRule } from '../sigma/index.js';
+import { forEachEvent, sigmaStage } from './stage.js';
+
+/** One input: a name, and how to open it (its bytes and size). */
+export interface PipelineFile {
+  /** The name reported until the file is opened (an id, a path). */
+  readonly name: string;
+  /** The bytes: a path, a buffer or a reader (closed by the driver); `name` replaces the first. */
+  open(): Promise<{
+    readonly source: EvtxSource | EvtxReader;
+    readonly size: number;
+    readonly name?: string;
+  }>;
+}
+
+/** The file an event came from, and its decoding so far. */
+export interface FileInProgress {
+  readonly name: string;
+  /** Position in the run's inputs. */
+  readonly index: number;
+  readonly size: number;
+  readonly parse: EvtxParse;
+}
+
+export interface FilesVisitor {
+  /** `matched`: every rule a worker matched, or undefined when the event was not matched there. */
+  event(e: EvtxEvent, file: FileInProgress, matched: readonly SigmaRule[] | undefined): void;
+  /** The file was decoded to its end (its diagnostics are complete). */
+  fileDone?(file: FileInProgress): void;
+}
+
+export interface DecodeFilesOptions {
+  /** The shared decode pool, asked for when a file is large enough; none: all inline. */
+  readonly pool?: () => DecodePool;
+  /** Files below this size decode inline (default 8 MiB). */
+  readonly inlineBelowBytes?: number;
+  readonly signal?: AbortSignal;
+  /** Rules the pool's workers match (a pool from `pipelinePool`); the visitor matches the rest. */
+  readonly sigma?: CompiledSigma;
+}
+
+export interface DecodeFilesResult {
+  /** Files decoded to the end. */
+  readonly parsed: number;
+  /** Files that could not be read, in input order: the name and why. */
+  readonly failures: { readonly file: string; readonly error: TaeError }[];
+}
+
+export const INLINE_BELOW_BYTES = 8 * 1024 * 1024;
+
+export async function decodeFiles(
+  files: readonly PipelineFile[],
+  options: DecodeFilesOptions,
+  visitor: FilesVisitor,
+): Promise<DecodeFilesResult> {
+  const inlineBelow = options.inlineBelowBytes ?? INLINE_BELOW_BYTES;
+  const staged = sigmaStage(options.sigma);
+  const failures: { file: string; error: TaeError }[] = [];
+  let parsed = 0;
+  for (const [index, input] of files.entries()) {
+    let name = input.name;
+    let source: EvtxSource | EvtxReader | undefined;
+    try {
+      const opened = await input.open();
+      source = opened.source;
+      name = opened.name ?? name;
+      const pooled = options.pool !== undefined && opened.size >= inlineBelow;
+      const parseOptions = {
+        label: name,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(pooled ? { pool: options.pool!() } : {}),
+      };
+      const parse = parseEvtxStaged(source, parseOptions, pooled ? staged?.stage : undefined);
+      const file: FileInProgress = { name, index, size: opened.size, parse };
+      await forEachEvent(parse, staged?.rules, (e, matched) => visitor.event(e, file, matched));
+      visitor.fileDone?.(file);
+      parsed++;
+    } catch (e) {
+      if (options.signal?.aborted) throw cancelled(options.signal, e);
+      if (!isTaeError(e)) throw e;
+      failures.push({ file: name, error: e });
+    } finally {
+      // A parse closes its reader when it runs to the end or fails; one never started does not.
+      if (source !== undefined && isEvtxReader(source)) await source.close().catch(() => {});
+    }
+  }
+  return { parsed, failures };
+}
+
+/** The signal's own CANCELLED error (a job's `job cancelled`), or a plain one. */
+function cancelled(signal: AbortSignal, cause: unknown): TaeError {
+  const reason: unknown = signal.reason;
+  return isTaeError(reason) && reason.code === 'CANCELLED'
+    ? reason
+    : new TaeError('CANCELLED', 'cancelled', { cause });
+}
+
+/** Files named by path, read in place (the decoder reports a missing or unreadable one). */
+export const pathFiles = (paths: readonly string[]): PipelineFile[] =>
+  paths.map((path) => ({
+    name: path,
+    open: async () => ({ source: path, size: statSync(path, { throwIfNoEntry: false })?.size ?? 0 }),
+  }));
