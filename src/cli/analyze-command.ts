@@ -17,6 +17,7 @@ import { collect, dataOption, failOnOption, intFlag } from './common.js';
 import { DecodeReport } from './decode-report.js';
 import { EXIT, type ExitCode, runExit } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
+import { expandInputs, inputsHelp } from './inputs.js';
 import { Output, writeRecords } from './output.js';
 import { bytesText, Progress } from './progress.js';
 import { eventWindowOf, ruleChoiceOf, type TriageFlags, triageOptions } from './rule-filter.js';
@@ -41,7 +42,8 @@ export function analyzeCommand(program: Command, setExit: (code: ExitCode) => vo
   const command = program
     .command('analyze')
     .description('run the full EVTX analysis (a parse job, in this process) and summarise it')
-    .argument('<files...>', 'EVTX files')
+    .argument('<inputs...>', 'EVTX files, directories, - or @LIST')
+    .addHelpText('after', inputsHelp('evtx'))
     .option('--sigma', 'run the community Sigma rules (builtin pack and packs added with tae rules add)')
     .option('--rule <file>', 'run this Sigma rule file or directory instead (repeatable)', collect)
     .option('--pack <name>', 'run the Sigma rules of this pack instead (repeatable)', collect)
@@ -80,9 +82,11 @@ function reportTime(): number {
   return epoch !== undefined && /^\d+$/.test(epoch) ? Number(epoch) * 1000 : Date.now();
 }
 
-async function runAnalyze(files: string[], flags: AnalyzeFlags): Promise<ExitCode> {
+async function runAnalyze(operands: string[], flags: AnalyzeFlags): Promise<ExitCode> {
   const format = formatOf(flags);
   const threads = intFlag('--threads', flags.threads, 0, 64) ?? 0;
+  const { files, unreadable } = await expandInputs(operands, 'evtx');
+  if (files.length === 0) return EXIT.INPUT;
   const wantsSigma = flags.sigma === true || (flags.rule?.length ?? 0) > 0 || (flags.pack?.length ?? 0) > 0;
   const window = eventWindowOf(flags);
   const choice = ruleChoiceOf(flags);
@@ -143,7 +147,7 @@ async function runAnalyze(files: string[], flags: AnalyzeFlags): Promise<ExitCod
     await out.flush();
   }
   return runExit({
-    unreadable: result.failures.length,
+    unreadable: unreadable + result.failures.length,
     recordsLost: decoded.recordsLost,
     findings: flags.failOn !== undefined && maxFindingRank(result) >= levelRank(flags.failOn),
   });

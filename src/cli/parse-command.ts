@@ -5,7 +5,8 @@ import { Option } from 'commander';
 import type { EvtxEvent, ParsedRecord, RecordOutput } from '../evtx/index.js';
 import { parseEvtx } from '../parse/index.js';
 import { DecodeReport } from './decode-report.js';
-import { type ExitCode, runExit } from './exit-codes.js';
+import { EXIT, type ExitCode, runExit } from './exit-codes.js';
+import { expandInputs, inputsHelp } from './inputs.js';
 import { Output } from './output.js';
 import { renderSummary, Summary } from './summary.js';
 
@@ -24,7 +25,8 @@ export function parseCommand(program: Command, setExit: (code: ExitCode) => void
   program
     .command('parse')
     .description('decode EVTX files and print every record')
-    .argument('<files...>', 'EVTX files')
+    .argument('<inputs...>', 'EVTX files, directories, - or @LIST')
+    .addHelpText('after', inputsHelp('evtx'))
     .addOption(
       new Option('-f, --format <format>', 'record format').choices(['jsonl', 'json', 'xml']).default('jsonl'),
     )
@@ -42,7 +44,9 @@ export function parseCommand(program: Command, setExit: (code: ExitCode) => void
     });
 }
 
-async function runParse(files: string[], flags: ParseFlags): Promise<ExitCode> {
+async function runParse(operands: string[], flags: ParseFlags): Promise<ExitCode> {
+  const { files, unreadable } = await expandInputs(operands, 'evtx');
+  if (files.length === 0) return EXIT.INPUT;
   const threads = Number(flags.threads);
   const out = new Output();
   const outputs: RecordOutput[] = flags.summary ? ['event'] : [flags.format === 'xml' ? 'xml' : 'json'];
@@ -82,7 +86,7 @@ async function runParse(files: string[], flags: ParseFlags): Promise<ExitCode> {
   if (!flags.summary && flags.format === 'xml') await out.write('</Events>\n');
   if (flags.summary) await out.write(renderSummary(summary));
   await out.flush();
-  return runExit({ unreadable: 0, recordsLost: report.recordsLost });
+  return runExit({ unreadable, recordsLost: report.recordsLost });
 }
 
 function formatRecord(r: ParsedRecord, format: Format, first: boolean): string {

@@ -11,6 +11,7 @@ import type { Detections } from './detections.js';
 import { matchRecords } from './detections.js';
 import { EXIT, type ExitCode, runExit } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
+import { expandInputs, inputsHelp } from './inputs.js';
 import { writeRecords } from './output.js';
 import { Progress } from './progress.js';
 import { column, isoTime, type RecordSet } from './records.js';
@@ -32,7 +33,14 @@ export function sigmaCommand(program: Command, setExit: (code: ExitCode) => void
   const command = program
     .command('sigma')
     .description('run Sigma rules over EVTX, JSON or event XML files')
-    .argument('<inputs...>', 'EVTX files, JSON (objects, arrays, lines) or event-log XML')
+    .argument(
+      '<inputs...>',
+      'EVTX files, JSON (objects, arrays, lines) or event-log XML; directories, - or @LIST',
+    )
+    .addHelpText(
+      'after',
+      `${inputsHelp('evtx')}\nJSON and XML inputs are read when named (directories give EVTX files only).`,
+    )
     .option('--rule <file>', 'a Sigma rule file or directory (repeatable)', collect)
     .option(
       '--pack <name>',
@@ -71,10 +79,12 @@ function ruleRecords(d: Detections, events: number): RecordSet {
   };
 }
 
-async function runSigmaCommand(inputs: string[], flags: SigmaFlags): Promise<ExitCode> {
+async function runSigmaCommand(operands: string[], flags: SigmaFlags): Promise<ExitCode> {
   const format = formatOf(flags);
   const threads = intFlag('--threads', flags.threads, 0, 64) ?? 0;
   const window = eventWindowOf(flags);
+  const { files: inputs, unreadable } = await expandInputs(operands, 'evtx');
+  if (inputs.length === 0) return EXIT.INPUT;
   const rules = await loadSigmaRules({
     choice: ruleChoiceOf(flags),
     ...(flags.cache === false ? { cache: false } : {}),
@@ -108,7 +118,7 @@ async function runSigmaCommand(inputs: string[], flags: SigmaFlags): Promise<Exi
       `tae: warning: only the first ${result.detections.kept.length} of ${result.detections.total} matches are listed\n`,
     );
   return runExit({
-    unreadable: result.failures.length,
+    unreadable: unreadable + result.failures.length,
     recordsLost: decoded.recordsLost,
     findings: flags.failOn !== undefined && result.detections.maxLevel() >= levelRank(flags.failOn),
   });
