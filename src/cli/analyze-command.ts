@@ -19,7 +19,7 @@ import { EXIT, type ExitCode, runExit } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
 import { expandInputs, inputsHelp } from './inputs.js';
 import { Output, writeRecords } from './output.js';
-import { bytesText, Progress } from './progress.js';
+import { Progress, RunProgress } from './progress.js';
 import { eventWindowOf, ruleChoiceOf, type TriageFlags, triageOptions } from './rule-filter.js';
 import { printRuleProfile, ruleProfile } from './rule-profile.js';
 import { loadSigmaRules, type SigmaRules } from './sigma-rules.js';
@@ -90,11 +90,10 @@ async function runAnalyze(operands: string[], flags: AnalyzeFlags): Promise<Exit
   const wantsSigma = flags.sigma === true || (flags.rule?.length ?? 0) > 0 || (flags.pack?.length ?? 0) > 0;
   const window = eventWindowOf(flags);
   const choice = ruleChoiceOf(flags);
-  const progress = new Progress();
-  const started = Date.now();
+  const status = new Progress(process.stderr, flags.quiet !== true && process.stderr.isTTY === true);
   let sigma: SigmaRules | undefined;
   if (wantsSigma) {
-    progress.update('analyze: loading Sigma rules…', true);
+    status.update('analyze: loading Sigma rules…', true);
     sigma = await loadSigmaRules({
       choice,
       ...(flags.cache === false ? { cache: false } : {}),
@@ -103,19 +102,18 @@ async function runAnalyze(operands: string[], flags: AnalyzeFlags): Promise<Exit
       ...(flags.data ? { data: flags.data } : {}),
     });
   }
-  const onProgress = (p: AnalyzeProgress) => {
-    const pct = p.size > 0 ? Math.min(100, Math.floor((p.bytes / p.size) * 100)) : 100;
-    const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    progress.update(
-      `analyze: ${pct}% of ${bytesText(p.size)}, ${p.records} records, ${seconds} s: [${p.fileIndex + 1}/${p.files}] ${basename(p.file)}`,
-    );
-  };
+  status.done();
+  const progress = new RunProgress({ command: 'analyze', files, quiet: flags.quiet === true });
+  const onProgress = (p: AnalyzeProgress) =>
+    progress.update({ fileIndex: p.fileIndex, bytesInFile: p.bytes, records: p.records });
   let result: AnalyzeResult;
   try {
     result = await analyzeFiles({ files, threads, window, onProgress, ...(sigma ? { sigma } : {}) });
-  } finally {
-    progress.done();
+  } catch (e) {
+    progress.stop();
+    throw e;
   }
+  progress.finish({ records: result.records });
   for (const f of result.failures) process.stderr.write(`tae: ${f.message}\n`);
   const decoded = new DecodeReport();
   decoded.add(result.diagnostics);

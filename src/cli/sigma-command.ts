@@ -13,7 +13,7 @@ import { EXIT, type ExitCode, runExit } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
 import { expandInputs, inputsHelp } from './inputs.js';
 import { writeRecords } from './output.js';
-import { Progress } from './progress.js';
+import { RunProgress } from './progress.js';
 import { column, isoTime, type RecordSet } from './records.js';
 import { eventWindowOf, ruleChoiceOf, type TriageFlags, triageOptions } from './rule-filter.js';
 import { printRuleProfile, ruleProfile } from './rule-profile.js';
@@ -27,6 +27,7 @@ interface SigmaFlags extends FormatFlags, TriageFlags {
   data?: string;
   threads?: string;
   failOn?: SigmaLevel;
+  quiet?: boolean;
 }
 
 export function sigmaCommand(program: Command, setExit: (code: ExitCode) => void): void {
@@ -50,6 +51,7 @@ export function sigmaCommand(program: Command, setExit: (code: ExitCode) => void
     .addOption(dataOption())
     .option('-t, --threads <n>', 'decode threads for EVTX files of 8 MiB or more (default 0)')
     .addOption(failOnOption())
+    .option('-q, --quiet', 'no progress on stderr (errors are still printed)')
     .option('--no-cache', 'parse the rules again instead of using the rule cache');
   triageOptions(command);
   formatOptions(command, { timesketch: true }).action(async (inputs: string[], flags: SigmaFlags) => {
@@ -92,7 +94,8 @@ async function runSigmaCommand(operands: string[], flags: SigmaFlags): Promise<E
     ...(flags.pack ? { packs: flags.pack } : {}),
     ...(flags.data ? { data: flags.data } : {}),
   });
-  const progress = new Progress();
+  const progress = new RunProgress({ command: 'sigma', files: inputs, quiet: flags.quiet === true });
+  const position = new Map(inputs.map((f, i) => [f, i]));
   let result: Awaited<ReturnType<typeof runSigmaOver>>;
   try {
     result = await runSigmaOver({
@@ -100,11 +103,14 @@ async function runSigmaCommand(operands: string[], flags: SigmaFlags): Promise<E
       rules,
       threads,
       window,
-      onProgress: (input, events) => progress.update(`sigma: ${input}: ${events} events`),
+      onProgress: (input, events) =>
+        progress.update({ fileIndex: position.get(input) ?? 0, records: events }),
     });
-  } finally {
-    progress.done();
+  } catch (e) {
+    progress.stop();
+    throw e;
   }
+  progress.finish({ records: result.events });
   for (const f of result.failures) process.stderr.write(`tae: ${f.message}\n`);
   if (flags.profileRules) printRuleProfile(ruleProfile(rules.ruleSet));
   const decoded = new DecodeReport();

@@ -20,6 +20,7 @@ import { EXIT, type ExitCode, runExit } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
 import { expandInputs, inputsHelp } from './inputs.js';
 import { writeRecords } from './output.js';
+import { RunProgress } from './progress.js';
 import { column, type Row } from './records.js';
 import { yaraCacheDir } from './rule-cache.js';
 
@@ -31,6 +32,7 @@ interface YaraFlags extends FormatFlags {
   timeout?: string;
   failOnMatch?: boolean;
   cache?: boolean;
+  quiet?: boolean;
 }
 
 /** External variables signature-base and other packs declare (as the engine's community runs). */
@@ -52,6 +54,7 @@ export function yaraCommand(program: Command, setExit: (code: ExitCode) => void)
     .option('-t, --threads <n>', 'scan threads (default 2)')
     .option('--timeout <seconds>', 'per-file scan timeout (default 30)')
     .option('--fail-on-match', 'exit 1 when any rule matched')
+    .option('-q, --quiet', 'no progress on stderr (errors are still printed)')
     .option('--no-cache', 'compile the rules again instead of using the compiled-rules cache');
   formatOptions(command, { timesketch: false }).action(async (files: string[], flags: YaraFlags) => {
     setExit(await runYaraCommand(files, flags));
@@ -125,15 +128,24 @@ async function runYaraCommand(paths: string[], flags: YaraFlags): Promise<ExitCo
   try {
     const rules = await compileYaraFlags(engine, flags);
     const outcomes: ScanOutcome[] = new Array(files.length);
+    const progress = new RunProgress({ command: 'yara', files, quiet: flags.quiet === true });
     let next = 0;
     const worker = async () => {
-      for (let i = next++; i < files.length; i = next++)
+      for (let i = next++; i < files.length; i = next++) {
         outcomes[i] = await engine.scan({
           rules,
           target: { path: files[i]!, maxBytes: Number.MAX_SAFE_INTEGER },
         });
+        progress.fileFinished(i);
+      }
     };
-    await Promise.all(Array.from({ length: 2 * engine.options.threads }, worker));
+    try {
+      await Promise.all(Array.from({ length: 2 * engine.options.threads }, worker));
+    } catch (e) {
+      progress.stop();
+      throw e;
+    }
+    progress.finish();
     const rows: Row[] = [];
     let failed = 0;
     for (const [i, o] of outcomes.entries()) {
