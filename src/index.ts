@@ -19,6 +19,7 @@ export {
   type BuildIndexOptions,
   buildIndex,
   type EvtxIndex,
+  type IndexMatchesRequest,
   type IndexSearchRequest,
   type IndexSigmaRules,
   type IndexSourceOptions,

@@ -74,6 +74,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'analysis',
     'insights',
     'payloads',
+    'library',
   ],
   /** The published subpath entries (`threat-analysis-engine/evtx`, …): re-exports only. */
   entry: ['errors', 'evtx', 'parse', 'sigma', 'yara', 'lookup', 'search', 'library', 'service', 'http'],

@@ -17,8 +17,9 @@ import { collect, dataOption, failOnOption, intFlag } from './common.js';
 import { DecodeReport } from './decode-report.js';
 import { EXIT, type ExitCode, runExit } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
+import { expandInputs, inputsHelp } from './inputs.js';
 import { Output, writeRecords } from './output.js';
-import { bytesText, Progress } from './progress.js';
+import { Progress, RunProgress } from './progress.js';
 import { eventWindowOf, ruleChoiceOf, type TriageFlags, triageOptions } from './rule-filter.js';
 import { printRuleProfile, ruleProfile } from './rule-profile.js';
 import { loadSigmaRules, type SigmaRules } from './sigma-rules.js';
@@ -41,7 +42,8 @@ export function analyzeCommand(program: Command, setExit: (code: ExitCode) => vo
   const command = program
     .command('analyze')
     .description('run the full EVTX analysis (a parse job, in this process) and summarise it')
-    .argument('<files...>', 'EVTX files')
+    .argument('<inputs...>', 'EVTX files, directories, - or @LIST')
+    .addHelpText('after', inputsHelp('evtx'))
     .option('--sigma', 'run the community Sigma rules (builtin pack and packs added with tae rules add)')
     .option('--rule <file>', 'run this Sigma rule file or directory instead (repeatable)', collect)
     .option('--pack <name>', 'run the Sigma rules of this pack instead (repeatable)', collect)
@@ -80,17 +82,18 @@ function reportTime(): number {
   return epoch !== undefined && /^\d+$/.test(epoch) ? Number(epoch) * 1000 : Date.now();
 }
 
-async function runAnalyze(files: string[], flags: AnalyzeFlags): Promise<ExitCode> {
+async function runAnalyze(operands: string[], flags: AnalyzeFlags): Promise<ExitCode> {
   const format = formatOf(flags);
   const threads = intFlag('--threads', flags.threads, 0, 64) ?? 0;
+  const { files, unreadable } = await expandInputs(operands, 'evtx');
+  if (files.length === 0) return EXIT.INPUT;
   const wantsSigma = flags.sigma === true || (flags.rule?.length ?? 0) > 0 || (flags.pack?.length ?? 0) > 0;
   const window = eventWindowOf(flags);
   const choice = ruleChoiceOf(flags);
-  const progress = new Progress();
-  const started = Date.now();
+  const status = new Progress(process.stderr, flags.quiet !== true && process.stderr.isTTY === true);
   let sigma: SigmaRules | undefined;
   if (wantsSigma) {
-    progress.update('analyze: loading Sigma rules…', true);
+    status.update('analyze: loading Sigma rules…', true);
     sigma = await loadSigmaRules({
       choice,
       ...(flags.cache === false ? { cache: false } : {}),
@@ -99,19 +102,18 @@ async function runAnalyze(files: string[], flags: AnalyzeFlags): Promise<ExitCod
       ...(flags.data ? { data: flags.data } : {}),
     });
   }
-  const onProgress = (p: AnalyzeProgress) => {
-    const pct = p.size > 0 ? Math.min(100, Math.floor((p.bytes / p.size) * 100)) : 100;
-    const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    progress.update(
-      `analyze: ${pct}% of ${bytesText(p.size)}, ${p.records} records, ${seconds} s: [${p.fileIndex + 1}/${p.files}] ${basename(p.file)}`,
-    );
-  };
+  status.done();
+  const progress = new RunProgress({ command: 'analyze', files, quiet: flags.quiet === true });
+  const onProgress = (p: AnalyzeProgress) =>
+    progress.update({ fileIndex: p.fileIndex, bytesInFile: p.bytes, records: p.records });
   let result: AnalyzeResult;
   try {
     result = await analyzeFiles({ files, threads, window, onProgress, ...(sigma ? { sigma } : {}) });
-  } finally {
-    progress.done();
+  } catch (e) {
+    progress.stop();
+    throw e;
   }
+  progress.finish({ records: result.records });
   for (const f of result.failures) process.stderr.write(`tae: ${f.message}\n`);
   for (const d of result.correlationDiagnostics)
     process.stderr.write(`tae: warning: Sigma correlation: ${d.message}\n`);
@@ -145,7 +147,7 @@ async function runAnalyze(files: string[], flags: AnalyzeFlags): Promise<ExitCod
     await out.flush();
   }
   return runExit({
-    unreadable: result.failures.length,
+    unreadable: unreadable + result.failures.length,
     recordsLost: decoded.recordsLost,
     findings: flags.failOn !== undefined && maxFindingRank(result) >= levelRank(flags.failOn),
   });

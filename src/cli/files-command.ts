@@ -4,7 +4,9 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { TaeError } from '../errors/index.js';
 import { type EngineFlags, engineOptions, withEngine } from './engine-flags.js';
+import { EXIT, type ExitCode } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
+import { expandInputs, inputsHelp } from './inputs.js';
 import { writeRecords } from './output.js';
 import { column } from './records.js';
 
@@ -18,7 +20,7 @@ const FILE_COLUMNS = [
   column('encryption_status', 'Encryption'),
 ];
 
-export function filesCommand(program: Command): void {
+export function filesCommand(program: Command, setExit: (code: ExitCode) => void): void {
   const files = program.command('files').description('files stored by the engine in the data directory');
 
   const list = files.command('list').description("list the token's files");
@@ -32,10 +34,14 @@ export function filesCommand(program: Command): void {
   const upload = files
     .command('upload')
     .description('store files (encrypted when a token and key are given; streamed, never whole in memory)')
-    .argument('<paths...>', 'files to upload');
+    .argument('<inputs...>', 'files or directories to upload, - or @LIST')
+    .addHelpText('after', inputsHelp('any'));
   formatOptions(engineOptions(upload), { timesketch: false }).action(
-    async (paths: string[], flags: Flags) => {
+    async (operands: string[], flags: Flags) => {
       const format = formatOf(flags);
+      const { files: paths, unreadable } = await expandInputs(operands, 'any');
+      // The files of one upload are stored together or not at all: any problem stops it.
+      if (unreadable > 0 || paths.length === 0) return setExit(EXIT.INPUT);
       for (const p of paths)
         if (!statSync(p, { throwIfNoEntry: false })?.isFile())
           throw new TaeError('INPUT_UNREADABLE', `cannot open ${p}: not a file`);

@@ -39,8 +39,11 @@ function* table(set: RecordSet): Iterable<string> {
   for (const r of cells) yield line(r);
 }
 
-const ordered = (set: RecordSet, r: Row): Record<string, Cell> =>
-  Object.fromEntries(set.columns.map((c) => [c.key, r[c.key] ?? null]));
+/** A row's cells in column order (JSON keys in the order of the columns). */
+export const orderedRow = (columns: RecordSet['columns'], r: Row): Record<string, Cell> =>
+  Object.fromEntries(columns.map((c) => [c.key, r[c.key] ?? null]));
+
+const ordered = (set: RecordSet, r: Row): Record<string, Cell> => orderedRow(set.columns, r);
 
 function* json(set: RecordSet): Iterable<string> {
   if (set.rows.length === 0) {

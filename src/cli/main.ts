@@ -42,6 +42,7 @@ async function main(argv: string[]): Promise<number> {
     return exitCode;
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
+    if (process.stderr.isTTY) process.stderr.write('\r\x1b[K'); // a progress line cut short
     const debug = program.opts().debug === true;
     if (isTaeError(e)) {
       process.stderr.write(`tae: ${e.message}${e.code === 'LOCKED' ? `; ${LOCKED_HINT}` : ''}\n`);

@@ -1,8 +1,8 @@
 /** Writing to stdout with back-pressure, so huge outputs never pile up in memory. */
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { FORMATTERS, type Format } from './formats.js';
-import type { RecordSet } from './records.js';
+import { FORMATTERS, type Format, orderedRow } from './formats.js';
+import type { RecordSet, Row } from './records.js';
 
 export class Output {
   private buffered = '';
@@ -38,4 +38,46 @@ export async function writeRecords(
 ): Promise<void> {
   for (const piece of FORMATTERS[format](set)) await out.write(piece);
   await out.flush();
+}
+
+/** Pieces of a format's header: the table's labels and rule, the CSV header line. */
+const HEADER_PIECES: Readonly<Record<Format, number>> = {
+  table: 2,
+  json: 0,
+  jsonl: 0,
+  csv: 1,
+  timesketch: 0,
+  'timesketch-csv': 1,
+};
+
+/**
+ * Prints rows that arrive in batches (`tae search --all`), each batch written before the next
+ * is read, so memory holds one batch whatever the total. The output is that of one record set
+ * holding every row, except the human table, whose column widths are each batch's.
+ */
+export async function streamRecords(
+  set: Omit<RecordSet, 'rows'>,
+  batches: Iterable<readonly Row[]>,
+  format: Format,
+  out: Output = new Output(),
+): Promise<number> {
+  let rows = 0;
+  for (const batch of batches) {
+    // Writes to a pipe or file are synchronous: let signals (Ctrl-C) be handled between batches.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (batch.length === 0) continue;
+    if (format === 'json') {
+      for (const r of batch)
+        await out.write(`${rows++ === 0 ? '[\n' : ',\n'}  ${JSON.stringify(orderedRow(set.columns, r))}`);
+      continue;
+    }
+    let piece = 0;
+    for (const p of FORMATTERS[format]({ ...set, rows: batch }))
+      if (rows === 0 || piece++ >= HEADER_PIECES[format]) await out.write(p);
+    rows += batch.length;
+  }
+  if (format === 'json') await out.write(rows === 0 ? '[]\n' : '\n]\n');
+  else if (rows === 0) for (const p of FORMATTERS[format]({ ...set, rows: [] })) await out.write(p);
+  await out.flush();
+  return rows;
 }

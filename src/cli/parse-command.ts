@@ -5,8 +5,10 @@ import { Option } from 'commander';
 import type { EvtxEvent, ParsedRecord, RecordOutput } from '../evtx/index.js';
 import { parseEvtx } from '../parse/index.js';
 import { DecodeReport } from './decode-report.js';
-import { type ExitCode, runExit } from './exit-codes.js';
+import { EXIT, type ExitCode, runExit } from './exit-codes.js';
+import { expandInputs, inputsHelp } from './inputs.js';
 import { Output } from './output.js';
+import { RunProgress } from './progress.js';
 import { renderSummary, Summary } from './summary.js';
 
 type Format = 'jsonl' | 'json' | 'xml';
@@ -24,7 +26,8 @@ export function parseCommand(program: Command, setExit: (code: ExitCode) => void
   program
     .command('parse')
     .description('decode EVTX files and print every record')
-    .argument('<files...>', 'EVTX files')
+    .argument('<inputs...>', 'EVTX files, directories, - or @LIST')
+    .addHelpText('after', inputsHelp('evtx'))
     .addOption(
       new Option('-f, --format <format>', 'record format').choices(['jsonl', 'json', 'xml']).default('jsonl'),
     )
@@ -36,23 +39,27 @@ export function parseCommand(program: Command, setExit: (code: ExitCode) => void
         .default('crate'),
     )
     .option('--validate-checksums', 'skip chunks whose checksums fail')
-    .option('-q, --quiet', 'do not print diagnostics to stderr')
+    .option('-q, --quiet', 'do not print diagnostics or progress to stderr')
     .action(async (files: string[], flags: ParseFlags) => {
       setExit(await runParse(files, flags));
     });
 }
 
-async function runParse(files: string[], flags: ParseFlags): Promise<ExitCode> {
+async function runParse(operands: string[], flags: ParseFlags): Promise<ExitCode> {
+  const { files, unreadable } = await expandInputs(operands, 'evtx');
+  if (files.length === 0) return EXIT.INPUT;
   const threads = Number(flags.threads);
   const out = new Output();
   const outputs: RecordOutput[] = flags.summary ? ['event'] : [flags.format === 'xml' ? 'xml' : 'json'];
   const summary = new Summary();
   const report = new DecodeReport({ warnings: true, quiet: flags.quiet === true });
   let first = true;
+  let records = 0;
+  const progress = new RunProgress({ command: 'parse', files, quiet: flags.quiet === true });
   if (!flags.summary && flags.format === 'json') await out.write('[');
   if (!flags.summary && flags.format === 'xml')
     await out.write('<?xml version="1.0" encoding="utf-8"?>\n<Events>\n');
-  for (const file of files) {
+  for (const [fileIndex, file] of files.entries()) {
     const parse = parseEvtx(file, {
       threads,
       outputs,
@@ -63,6 +70,9 @@ async function runParse(files: string[], flags: ParseFlags): Promise<ExitCode> {
       recycleText: true,
     });
     for await (const chunk of parse.chunks()) {
+      records += chunk.recordCount;
+      // The file header, then 64 KiB a chunk (stats.bytes is counted when the file is done).
+      progress.update({ fileIndex, bytesInFile: 4096 + parse.stats.chunks * 65536, records });
       if (chunk.text !== undefined) {
         await out.write(chunk.text);
         continue;
@@ -82,7 +92,8 @@ async function runParse(files: string[], flags: ParseFlags): Promise<ExitCode> {
   if (!flags.summary && flags.format === 'xml') await out.write('</Events>\n');
   if (flags.summary) await out.write(renderSummary(summary));
   await out.flush();
-  return runExit({ unreadable: 0, recordsLost: report.recordsLost });
+  progress.finish({ records });
+  return runExit({ unreadable, recordsLost: report.recordsLost });
 }
 
 function formatRecord(r: ParsedRecord, format: Format, first: boolean): string {

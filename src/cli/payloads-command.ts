@@ -14,7 +14,8 @@ import { createPayloadExtractor, type PayloadDiagnostic, PayloadSet } from '../p
 import { scanPayloads, YaraEngine, type YaraRuleMatch } from '../yara/index.js';
 import { collect, dataOption, intFlag, plural, warn } from './common.js';
 import { DecodeReport } from './decode-report.js';
-import { runExit } from './exit-codes.js';
+import { EXIT, runExit } from './exit-codes.js';
+import { expandInputs, inputsHelp } from './inputs.js';
 import { Output } from './output.js';
 import { jsonLine, payloadFileName, type ShownPayload, textBlock } from './payloads-output.js';
 import { compileYaraFlags } from './yara-command.js';
@@ -37,7 +38,8 @@ export function payloadsCommand(program: Command, setExit: (code: number) => voi
     .description(
       'extract the payloads events carry (script blocks, encoded commands, …), optionally scanned with YARA',
     )
-    .argument('<files...>', 'EVTX files')
+    .argument('<inputs...>', 'EVTX files, directories, - or @LIST')
+    .addHelpText('after', inputsHelp('evtx'))
     .addOption(
       new Option('-f, --format <format>', 'output format').choices(['text', 'jsonl']).default('text'),
     )
@@ -63,15 +65,18 @@ const diagnosticLine = (d: PayloadDiagnostic): string => {
   return `${where}: ${d.code}: ${d.message}`;
 };
 
-async function runPayloads(files: string[], flags: PayloadsFlags): Promise<number> {
+async function runPayloads(operands: string[], flags: PayloadsFlags): Promise<number> {
   if (!flags.yara && (flags.rule?.length || flags.pack?.length))
     warn('--rule and --pack take effect with --yara');
   const threads = intFlag('--threads', flags.threads, 1, 64);
   const timeout = intFlag('--timeout', flags.timeout, 1, 3600);
+  const expanded = await expandInputs(operands, 'evtx');
+  const files = expanded.files;
+  if (files.length === 0) return EXIT.INPUT;
   const extractor = createPayloadExtractor();
   const set = new PayloadSet();
   const report = new DecodeReport();
-  let unreadable = 0;
+  let unreadable = expanded.unreadable;
   for (const file of files) {
     try {
       const parse = parseEvtx(file, { label: file });

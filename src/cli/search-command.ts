@@ -1,15 +1,23 @@
 /**
- * `tae search <job_id> [text]`: the search endpoint over a completed parse job of the engine
- * in the data directory. By default it browses raw events (an `Event Table` per page);
- * `--summary` asks for the job's results rebuilt for the time window instead.
+ * `tae search <source> [text]`: the search endpoint over a completed parse job of the engine
+ * in the data directory, or over EVTX files searched in place (search-files.ts). The source is
+ * files when it names a path that exists, or is `-` or `@LIST`; anything else is a job id
+ * (a file named like a job id: `./<name>`). By default it browses raw events (an `Event
+ * Table` per page; `--all`: every match of files, streamed); `--summary` asks for the
+ * results rebuilt for the time window instead.
  */
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { INDEX_TABLE_COLUMNS, type Insight } from '../insights/index.js';
+import { INDEX_TABLE_COLUMNS, type IndexTableRow, type Insight } from '../insights/index.js';
+import type { EvtxIndex } from '../library/index.js';
 import { collect, intFlag, usage } from './common.js';
 import { type EngineFlags, engineOptions, withEngine } from './engine-flags.js';
-import { type FormatFlags, formatOf, formatOptions } from './formats.js';
-import { writeRecords } from './output.js';
-import { column, type Row } from './records.js';
+import { EXIT, type ExitCode, runExit } from './exit-codes.js';
+import { type Format, type FormatFlags, formatOf, formatOptions } from './formats.js';
+import { expandInputs, inputsHelp, wrap } from './inputs.js';
+import { streamRecords, writeRecords } from './output.js';
+import { column, type RecordSet, type Row } from './records.js';
+import { withFileIndex } from './search-files.js';
 
 interface SearchFlags extends EngineFlags, FormatFlags {
   filter?: string[];
@@ -18,6 +26,8 @@ interface SearchFlags extends EngineFlags, FormatFlags {
   page?: string;
   show?: string;
   summary?: boolean;
+  all?: boolean;
+  sigma?: boolean;
 }
 
 const KEYS = ['event_id', 'record_id', 'timestamp', 'provider', 'computer', 'message', 'event_data'];
@@ -36,26 +46,44 @@ function parseFilter(text: string) {
   return { field: m[1]!, operator: m[2]!, value: m[3]! };
 }
 
+const tableRows = (rows: readonly IndexTableRow[]): Row[] =>
+  rows.map(([cells, data]) => ({
+    ...Object.fromEntries(cells.map((c, n) => [KEYS[n]!, c])),
+    event_data: Object.entries(data)
+      .map(([k, v]) => `${k}=${v}`)
+      .join('; '),
+  }));
+
 function eventRows(insights: readonly Insight[]): Row[] {
-  const rows: Row[] = [];
-  for (const i of insights) {
-    if (!('IndexTable' in i)) continue;
-    for (const [cells, data] of i.IndexTable.data)
-      rows.push({
-        ...Object.fromEntries(cells.map((c, n) => [KEYS[n]!, c])),
-        event_data: Object.entries(data)
-          .map(([k, v]) => `${k}=${v}`)
-          .join('; '),
-      });
-  }
-  return rows;
+  return insights.flatMap((i) => ('IndexTable' in i ? tableRows(i.IndexTable.data) : []));
 }
 
-export function searchCommand(program: Command): void {
+/** The Event Table's columns, and each row's place on a Timesketch timeline. */
+const EVENT_SET: Omit<RecordSet, 'rows'> = {
+  columns: KEYS.map((k, i) => column(k, INDEX_TABLE_COLUMNS[i] ?? k)),
+  empty: 'No matching events.',
+  timeline: (r) => ({
+    time: Date.parse(`${String(r.timestamp).replace(' ', 'T')}Z`),
+    message: `${r.event_id} ${r.provider}: ${r.message}`,
+    description: 'Event Recorded',
+  }),
+};
+
+/** Files, not a job: a path that exists, `-` or `@LIST`. */
+const namesFiles = (source: string) => source === '-' || source.startsWith('@') || existsSync(source);
+
+const SOURCE_HELP = wrap(
+  'Source: a path that exists, - or @LIST is searched as EVTX files, in place: they are indexed into a temporary, encrypted index in a directory only you may enter, removed when the command ends (also on Ctrl-C); anything else is a job id (name a file that looks like one as ./NAME).',
+  78,
+);
+
+export function searchCommand(program: Command, setExit: (code: ExitCode) => void): void {
   const command = program
     .command('search')
-    .description('search the events of a completed parse job (engine in the data directory)')
-    .argument('<job_id>', 'a completed winevtx job')
+    .description(
+      'search the events of EVTX files, or of a completed parse job (engine in the data directory)',
+    )
+    .argument('<source>', 'EVTX files (a file, a directory, - or @LIST), or a completed winevtx job id')
     .argument('[text]', 'case-insensitive text matched in every field', '')
     .option(
       '--filter <filter>',
@@ -64,43 +92,68 @@ export function searchCommand(program: Command): void {
     )
     .option('--from <time>', 'start of the time window (ISO 8601 or Unix ms)')
     .option('--to <time>', 'end of the time window (ISO 8601 or Unix ms)')
-    .option('--page <n>', 'page, 1 to 10', '1')
-    .option('--show <n>', 'events per page, 1 to 100', '10')
-    .option('--summary', "the job's results rebuilt for the time window, as JSON, instead of events");
+    .option('--page <n>', 'page, 1 to 10 (default 1)')
+    .option('--show <n>', 'events per page, 1 to 100 (default 10)')
+    .option('--all', 'files: every matching event, streamed (instead of one page)')
+    .option(
+      '--sigma',
+      'files: match the builtin Sigma rules while indexing (sigma_matches filters, rule titles in text)',
+    )
+    .option('--summary', 'the results rebuilt for the time window, as JSON, instead of events')
+    .addHelpText('after', `\n${SOURCE_HELP}\n${inputsHelp('evtx')}`);
   formatOptions(engineOptions(command), { timesketch: true }).action(
-    async (jobId: string, text: string, flags: SearchFlags) => {
-      const format = formatOf(flags);
-      const start = timeFlag('--from', flags.from);
-      const end = timeFlag('--to', flags.to);
-      const request = {
-        job_id: jobId,
-        search: text,
-        browse_events: flags.summary !== true,
-        page: intFlag('--page', flags.page, 1, 10),
-        show: intFlag('--show', flags.show, 1, 100),
-        ...(flags.filter?.length ? { filter: flags.filter.map(parseFilter) } : {}),
-        ...(start !== undefined ? { start_time: start } : {}),
-        ...(end !== undefined ? { end_time: end } : {}),
-      };
-      const response = await withEngine(flags, (engine, auth) => engine.search(request, auth));
-      if (flags.summary) {
-        process.stdout.write(`${JSON.stringify(response, null, 2)}\n`);
-        return;
-      }
-      const columns = KEYS.map((k, i) => column(k, INDEX_TABLE_COLUMNS[i] ?? k));
-      await writeRecords(
-        {
-          columns,
-          rows: eventRows('insights' in response ? (response.insights as Insight[]) : []),
-          empty: 'No matching events.',
-          timeline: (r) => ({
-            time: Date.parse(`${String(r.timestamp).replace(' ', 'T')}Z`),
-            message: `${r.event_id} ${r.provider}: ${r.message}`,
-            description: 'Event Recorded',
-          }),
-        },
-        format,
-      );
+    async (source: string, text: string, flags: SearchFlags) => {
+      setExit(await runSearch(source, text, flags));
     },
   );
+}
+
+async function runSearch(source: string, text: string, flags: SearchFlags): Promise<ExitCode> {
+  const format = formatOf(flags);
+  const start = timeFlag('--from', flags.from);
+  const end = timeFlag('--to', flags.to);
+  if (flags.all && (flags.page !== undefined || flags.show !== undefined || flags.summary))
+    throw usage('--all lists every match: it takes no --page, --show or --summary');
+  const request = {
+    search: text,
+    browse_events: flags.summary !== true,
+    page: intFlag('--page', flags.page, 1, 10) ?? 1,
+    show: intFlag('--show', flags.show, 1, 100) ?? 10,
+    ...(flags.filter?.length ? { filter: flags.filter.map(parseFilter) } : {}),
+    ...(start !== undefined ? { start_time: start } : {}),
+    ...(end !== undefined ? { end_time: end } : {}),
+  };
+  if (!namesFiles(source)) {
+    if (flags.all || flags.sigma)
+      throw usage(
+        `${flags.all ? '--all' : '--sigma'} searches files; ${JSON.stringify(source)} is not a path that exists`,
+      );
+    const response = await withEngine(flags, (engine, auth) =>
+      engine.search({ job_id: source, ...request }, auth),
+    );
+    await printResponse(response, flags, format);
+    return EXIT.OK;
+  }
+  const { files, unreadable } = await expandInputs([source], 'evtx');
+  if (files.length === 0) return EXIT.INPUT;
+  return withFileIndex({ files, sigma: flags.sigma === true }, async (index) => {
+    for (const e of index.errors) process.stderr.write(`tae: ${e.Error.message}\n`);
+    if (flags.all) await streamRecords(EVENT_SET, batchesOf(index, request), format);
+    else await printResponse(await index.search(request), flags, format);
+    return runExit({ unreadable: unreadable + index.errors.length, recordsLost: false });
+  });
+}
+
+function* batchesOf(index: EvtxIndex, request: Parameters<EvtxIndex['matches']>[0]): Generator<Row[]> {
+  for (const batch of index.matches(request)) yield tableRows(batch);
+}
+
+async function printResponse(response: unknown, flags: SearchFlags, format: Format): Promise<void> {
+  if (flags.summary) {
+    process.stdout.write(`${JSON.stringify(response, null, 2)}\n`);
+    return;
+  }
+  const insights =
+    typeof response === 'object' && response !== null && 'insights' in response ? response.insights : [];
+  await writeRecords({ ...EVENT_SET, rows: eventRows(insights as Insight[]) }, format);
 }

@@ -11,8 +11,9 @@ import type { Detections } from './detections.js';
 import { matchRecords } from './detections.js';
 import { EXIT, type ExitCode, runExit } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
+import { expandInputs, inputsHelp } from './inputs.js';
 import { writeRecords } from './output.js';
-import { Progress } from './progress.js';
+import { RunProgress } from './progress.js';
 import { column, isoTime, type RecordSet } from './records.js';
 import { eventWindowOf, ruleChoiceOf, type TriageFlags, triageOptions } from './rule-filter.js';
 import { printRuleProfile, ruleProfile } from './rule-profile.js';
@@ -26,13 +27,21 @@ interface SigmaFlags extends FormatFlags, TriageFlags {
   data?: string;
   threads?: string;
   failOn?: SigmaLevel;
+  quiet?: boolean;
 }
 
 export function sigmaCommand(program: Command, setExit: (code: ExitCode) => void): void {
   const command = program
     .command('sigma')
     .description('run Sigma rules over EVTX, JSON or event XML files')
-    .argument('<inputs...>', 'EVTX files, JSON (objects, arrays, lines) or event-log XML')
+    .argument(
+      '<inputs...>',
+      'EVTX files, JSON (objects, arrays, lines) or event-log XML; directories, - or @LIST',
+    )
+    .addHelpText(
+      'after',
+      `${inputsHelp('evtx')}\nJSON and XML inputs are read when named (directories give EVTX files only).`,
+    )
     .option('--rule <file>', 'a Sigma rule file or directory (repeatable)', collect)
     .option(
       '--pack <name>',
@@ -42,6 +51,7 @@ export function sigmaCommand(program: Command, setExit: (code: ExitCode) => void
     .addOption(dataOption())
     .option('-t, --threads <n>', 'decode threads for EVTX files of 8 MiB or more (default 0)')
     .addOption(failOnOption())
+    .option('-q, --quiet', 'no progress on stderr (errors are still printed)')
     .option('--no-cache', 'parse the rules again instead of using the rule cache');
   triageOptions(command);
   formatOptions(command, { timesketch: true }).action(async (inputs: string[], flags: SigmaFlags) => {
@@ -71,10 +81,12 @@ function ruleRecords(d: Detections, events: number): RecordSet {
   };
 }
 
-async function runSigmaCommand(inputs: string[], flags: SigmaFlags): Promise<ExitCode> {
+async function runSigmaCommand(operands: string[], flags: SigmaFlags): Promise<ExitCode> {
   const format = formatOf(flags);
   const threads = intFlag('--threads', flags.threads, 0, 64) ?? 0;
   const window = eventWindowOf(flags);
+  const { files: inputs, unreadable } = await expandInputs(operands, 'evtx');
+  if (inputs.length === 0) return EXIT.INPUT;
   const rules = await loadSigmaRules({
     choice: ruleChoiceOf(flags),
     ...(flags.cache === false ? { cache: false } : {}),
@@ -82,7 +94,8 @@ async function runSigmaCommand(inputs: string[], flags: SigmaFlags): Promise<Exi
     ...(flags.pack ? { packs: flags.pack } : {}),
     ...(flags.data ? { data: flags.data } : {}),
   });
-  const progress = new Progress();
+  const progress = new RunProgress({ command: 'sigma', files: inputs, quiet: flags.quiet === true });
+  const position = new Map(inputs.map((f, i) => [f, i]));
   let result: Awaited<ReturnType<typeof runSigmaOver>>;
   try {
     result = await runSigmaOver({
@@ -90,11 +103,14 @@ async function runSigmaCommand(inputs: string[], flags: SigmaFlags): Promise<Exi
       rules,
       threads,
       window,
-      onProgress: (input, events) => progress.update(`sigma: ${input}: ${events} events`),
+      onProgress: (input, events) =>
+        progress.update({ fileIndex: position.get(input) ?? 0, records: events }),
     });
-  } finally {
-    progress.done();
+  } catch (e) {
+    progress.stop();
+    throw e;
   }
+  progress.finish({ records: result.events });
   for (const f of result.failures) process.stderr.write(`tae: ${f.message}\n`);
   for (const d of result.correlationDiagnostics)
     process.stderr.write(`tae: warning: Sigma correlation: ${d.message}\n`);
@@ -110,7 +126,7 @@ async function runSigmaCommand(inputs: string[], flags: SigmaFlags): Promise<Exi
       `tae: warning: only the first ${result.detections.kept.length} of ${result.detections.total} matches are listed\n`,
     );
   return runExit({
-    unreadable: result.failures.length,
+    unreadable: unreadable + result.failures.length,
     recordsLost: decoded.recordsLost,
     findings: flags.failOn !== undefined && result.detections.maxLevel() >= levelRank(flags.failOn),
   });

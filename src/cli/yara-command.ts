@@ -1,15 +1,14 @@
 /**
- * `tae yara [--rule FILE…] [--pack NAME…] <files…>`: YARA-X rules over files (directories are
- * walked; symlinks skipped). Custom rule files must all compile (a compiler error is an input
+ * `tae yara [--rule FILE…] [--pack NAME…] <inputs…>`: YARA-X rules over files (directories,
+ * `-` and `@LIST` expanded by inputs.ts: every regular file). Custom rule files must all compile (a compiler error is an input
  * error with the compiler's headline and position); pack files that do not compile are skipped
  * with a warning each. Every scan has a timeout; a file that times out or cannot be read is an
  * input error reported after the others were scanned.
  */
-import { readFileSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { TaeError } from '../errors/index.js';
-import { openRuleLibrary, walkFiles } from '../rules/index.js';
+import { openRuleLibrary } from '../rules/index.js';
 import {
   type CompiledRuleSet,
   PACK_EXTERNAL_VARIABLES,
@@ -17,9 +16,11 @@ import {
   YaraEngine,
 } from '../yara/index.js';
 import { collect, dataOption, intFlag, ruleLibraryDir, warn } from './common.js';
-import { type ExitCode, runExit } from './exit-codes.js';
+import { EXIT, type ExitCode, runExit } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
+import { expandInputs, inputsHelp } from './inputs.js';
 import { writeRecords } from './output.js';
+import { RunProgress } from './progress.js';
 import { column, type Row } from './records.js';
 import { yaraCacheDir } from './rule-cache.js';
 
@@ -31,17 +32,18 @@ interface YaraFlags extends FormatFlags {
   timeout?: string;
   failOnMatch?: boolean;
   cache?: boolean;
+  quiet?: boolean;
 }
 
 /** External variables signature-base and other packs declare (as the engine's community runs). */
 const PACK_VARIABLES = PACK_EXTERNAL_VARIABLES;
-const MAX_FILES = 100_000;
 
 export function yaraCommand(program: Command, setExit: (code: ExitCode) => void): void {
   const command = program
     .command('yara')
     .description('scan files with YARA-X rules')
-    .argument('<files...>', 'files or directories to scan')
+    .argument('<inputs...>', 'files or directories to scan, - or @LIST')
+    .addHelpText('after', inputsHelp('any'))
     .option('--rule <file>', 'a YARA rule file (repeatable)', collect)
     .option(
       '--pack <name>',
@@ -52,29 +54,11 @@ export function yaraCommand(program: Command, setExit: (code: ExitCode) => void)
     .option('-t, --threads <n>', 'scan threads (default 2)')
     .option('--timeout <seconds>', 'per-file scan timeout (default 30)')
     .option('--fail-on-match', 'exit 1 when any rule matched')
+    .option('-q, --quiet', 'no progress on stderr (errors are still printed)')
     .option('--no-cache', 'compile the rules again instead of using the compiled-rules cache');
   formatOptions(command, { timesketch: false }).action(async (files: string[], flags: YaraFlags) => {
     setExit(await runYaraCommand(files, flags));
   });
-}
-
-function filesUnder(paths: readonly string[]): string[] {
-  const out: string[] = [];
-  const seen = new Set<string>();
-  const add = (p: string) => {
-    if (seen.has(resolve(p))) return;
-    seen.add(resolve(p));
-    if (out.length >= MAX_FILES) throw new TaeError('TOO_LARGE', `more than ${MAX_FILES} files to scan`);
-    out.push(p);
-  };
-  for (const p of paths) {
-    const st = statSync(p, { throwIfNoEntry: false });
-    if (st === undefined) throw new TaeError('INPUT_UNREADABLE', `cannot open ${p}: ENOENT`);
-    if (st.isFile()) add(p);
-    else if (st.isDirectory())
-      for (const f of walkFiles(p, { maxDepth: 31, skipDotNames: false })) add(f.path);
-  }
-  return out;
 }
 
 /** The rules of `--rule` files (all must compile) or else of `--pack`s (every pack by default). */
@@ -133,7 +117,8 @@ async function runYaraCommand(paths: string[], flags: YaraFlags): Promise<ExitCo
   const format = formatOf(flags);
   const threads = intFlag('--threads', flags.threads, 1, 64);
   const timeout = intFlag('--timeout', flags.timeout, 1, 3600);
-  const files = filesUnder(paths);
+  const { files, unreadable } = await expandInputs(paths, 'any');
+  if (files.length === 0) return EXIT.INPUT;
   const cacheDir = flags.cache === false ? undefined : yaraCacheDir();
   const engine = new YaraEngine({
     ...(threads !== undefined ? { threads } : {}),
@@ -143,15 +128,24 @@ async function runYaraCommand(paths: string[], flags: YaraFlags): Promise<ExitCo
   try {
     const rules = await compileYaraFlags(engine, flags);
     const outcomes: ScanOutcome[] = new Array(files.length);
+    const progress = new RunProgress({ command: 'yara', files, quiet: flags.quiet === true });
     let next = 0;
     const worker = async () => {
-      for (let i = next++; i < files.length; i = next++)
+      for (let i = next++; i < files.length; i = next++) {
         outcomes[i] = await engine.scan({
           rules,
           target: { path: files[i]!, maxBytes: Number.MAX_SAFE_INTEGER },
         });
+        progress.fileFinished(i);
+      }
     };
-    await Promise.all(Array.from({ length: 2 * engine.options.threads }, worker));
+    try {
+      await Promise.all(Array.from({ length: 2 * engine.options.threads }, worker));
+    } catch (e) {
+      progress.stop();
+      throw e;
+    }
+    progress.finish();
     const rows: Row[] = [];
     let failed = 0;
     for (const [i, o] of outcomes.entries()) {
@@ -188,7 +182,7 @@ async function runYaraCommand(paths: string[], flags: YaraFlags): Promise<ExitCo
       format,
     );
     return runExit({
-      unreadable: failed,
+      unreadable: unreadable + failed,
       recordsLost: false,
       findings: flags.failOnMatch === true && rows.length > 0,
     });

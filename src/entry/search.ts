@@ -7,6 +7,7 @@ export {
   type BuildIndexOptions,
   buildIndex,
   type EvtxIndex,
+  type IndexMatchesRequest,
   type IndexSearchRequest,
   type IndexSigmaRules,
   type IndexSourceOptions,

@@ -51,6 +51,12 @@ export interface BuildIndexOptions extends IndexSourceOptions {
    * memory, removed by `close()`.
    */
   readonly path?: string;
+  /**
+   * Where a temporary index's own directory is made (default the system's temporary
+   * directory): a caller that must remove it whatever happens (a signal) names a directory
+   * it owns and removes.
+   */
+  readonly tempDir?: string;
 }
 
 const SOURCE_OPTIONS: Record<keyof IndexSourceOptions, true> = {
@@ -61,7 +67,7 @@ const SOURCE_OPTIONS: Record<keyof IndexSourceOptions, true> = {
   pool: true,
   signal: true,
 };
-const BUILD_OPTIONS: Record<keyof BuildIndexOptions, true> = { ...SOURCE_OPTIONS, path: true };
+const BUILD_OPTIONS: Record<keyof BuildIndexOptions, true> = { ...SOURCE_OPTIONS, path: true, tempDir: true };
 export const MAX_INDEX_FILES = 10_000;
 const MAX_NAME = 256;
 
@@ -110,7 +116,9 @@ export async function build(options: BuildIndexOptions): Promise<EvtxIndex> {
   for (const f of files) await checkSourceFile(f);
   const sigma = await sigmaRulesOf(options.sigma);
 
-  const tempDir = path === undefined ? mkdtempSync(join(tmpdir(), 'tae-search-index-')) : null;
+  const within = options.tempDir ?? tmpdir();
+  if (typeof within !== 'string' || within === '') throw invalidOption('tempDir', 'a directory path', within);
+  const tempDir = path === undefined ? mkdtempSync(join(within, 'tae-search-index-')) : null;
   const target = {
     path: path ?? join(tempDir!, 'events.sqlite'),
     key: tempDir === null ? null : randomBytes(32),

@@ -10,7 +10,7 @@ import { rmSync } from 'node:fs';
 import { openSqlite, type SqliteDatabase } from '../../native/sqlite.js';
 import type { DescribeEvent } from '../analysis/index.js';
 import { TaeError } from '../errors/index.js';
-import type { ErrorInsight } from '../insights/index.js';
+import type { ErrorInsight, IndexTableRow } from '../insights/index.js';
 import { eventDescriber } from '../lookup/index.js';
 import {
   checkSearchRequest,
@@ -25,6 +25,9 @@ import {
 
 /** The spec's search body without `job_id`: the index is the job. */
 export type IndexSearchRequest = Omit<SearchRequest, 'job_id'>;
+
+/** What `matches` takes: a search request without paging or `browse_events`. */
+export type IndexMatchesRequest = Omit<IndexSearchRequest, 'page' | 'show' | 'browse_events'>;
 
 /** An event index built by `buildIndex`; close it when done. */
 export interface EvtxIndex {
@@ -46,6 +49,12 @@ export interface EvtxIndex {
   search(request: IndexSearchRequest & { readonly browse_events: true }): Promise<EventTableResponse>;
   search(request: IndexSearchRequest & { readonly browse_events: false }): Promise<RebuiltJobResponse>;
   search(request: IndexSearchRequest): Promise<SearchResponse>;
+  /**
+   * Every event the request matches, in the order of `search`, in batches of up to 1,000 rows
+   * of the Event Table (`page` and `show` ignored: no 10 pages × 100 cap). Read each batch
+   * before the next search or `close()`.
+   */
+  matches(request: IndexMatchesRequest): Generator<IndexTableRow[]>;
   /** Closes the file; a temporary index is removed. Closing twice does nothing. */
   close(): void;
 }
@@ -120,6 +129,16 @@ export class OpenIndex implements EvtxIndex {
     describe ??= eventDescriber();
     const insights = rebuildInsights(this.index, { start: q.start, end: q.end, describe });
     return { id: this.id, job_name: this.name, status: 'Completed', insights: [...insights, ...this.errors] };
+  }
+
+  *matches(request: IndexMatchesRequest): Generator<IndexTableRow[]> {
+    const { page: _page, show: _show, ...rest } = request as IndexSearchRequest;
+    const q = checkedQuery({ ...rest, browse_events: true });
+    if (this.db === null) throw new TaeError('INVALID_ARGUMENT', 'the index is closed');
+    for (const batch of this.index.searchAll(q)) {
+      if (this.db === null) return; // closed between batches
+      yield batch;
+    }
   }
 
   close(): void {

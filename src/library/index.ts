@@ -8,6 +8,6 @@ export {
   type IndexSourceOptions,
   MAX_INDEX_FILES,
 } from './build-index.js';
-export type { EvtxIndex, IndexSearchRequest } from './evtx-index.js';
+export type { EvtxIndex, IndexMatchesRequest, IndexSearchRequest } from './evtx-index.js';
 export { type SearchSource, search } from './search.js';
 export type { IndexSigmaRules } from './sigma-rules.js';

@@ -43,9 +43,15 @@ const FIELD_SQL: Readonly<Record<Exclude<SearchField, 'sigma_matches'>, string>>
 const SIGMA_SQL =
   'EXISTS (SELECT 1 FROM json_each(e.sigma) j JOIN rules r ON r.no = j.value WHERE tae_test(?, r.title, ?))';
 
-const ROW_COLUMNS = 'e.event_id, e.record_id, e.time, e.provider, e.computer, e.message, e.data';
+const ROW_COLUMNS = 'e.event_id, e.record_id, e.time, e.provider, e.computer, e.message, e.data, e.n';
 
-type RawRow = [string, number, string, string, string, string, string];
+/** A row as selected, its row number last. */
+type RawRow = [string, number, string, string, string, string, string, number];
+
+const tableRow = ([eid, rid, time, provider, computer, message, data]: RawRow): IndexTableRow => [
+  [eid, String(rid), time, provider, computer, message],
+  JSON.parse(data) as Record<string, string>,
+];
 
 export interface IndexMeta {
   readonly sigma: boolean;
@@ -124,6 +130,27 @@ export class EventIndex {
   search(q: SearchQuery): IndexTableRow[] {
     const range = this.rowRange(q.start, q.end);
     if (range === null) return [];
+    return this.rowsIn(q, range, (q.page - 1) * q.show, q.show).map(tableRow);
+  }
+
+  /**
+   * Every matching event in the order of `search`, `batch` rows at a time, whatever `page` and
+   * `show` say (the endpoint's 10 × 100 cap is the endpoint's). Each batch starts after the
+   * last row number of the one before, so a batch costs what a first page costs.
+   */
+  *searchAll(q: SearchQuery, batch = 1000): Generator<IndexTableRow[]> {
+    const range = this.rowRange(q.start, q.end);
+    if (range === null) return;
+    for (let lo = range[0]; ; ) {
+      const rows = this.rowsIn(q, [lo, range[1]], 0, batch);
+      if (rows.length > 0) yield rows.map(tableRow);
+      if (rows.length < batch) return;
+      lo = rows[rows.length - 1]![7] + 1;
+    }
+  }
+
+  /** `limit` matching rows of rows [lo, hi] after skipping `offset`, in row order. */
+  private rowsIn(q: SearchQuery, range: readonly [number, number], offset: number, limit: number): RawRow[] {
     const params: unknown[] = [];
     const conditions: string[] = [];
     // With text, each row's folded text comes from `bodies` (b), joined on the row number.
@@ -136,36 +163,28 @@ export class EventIndex {
     const where = conditions.map((c) => ` AND ${c}`).join('');
     const needles = [q.text, ...q.filters.filter((f) => !OPERATORS[f.operator][1]).map((f) => f.value)];
     const match = trigramMatch(needles);
-    const offset = (q.page - 1) * q.show;
-    let rows: RawRow[];
-    if (match !== null) {
-      rows = this.byTrigrams(match, range, text, where, params, offset + q.show).slice(offset);
-    } else {
-      const eventId = q.filters.find(
-        (f) => f.target.kind === 'field' && f.target.field === 'event_id' && f.operator === 'equals',
-      );
-      // An exact event id walks its index (in row order); anything else scans rows in order:
-      // text under three characters (the narrow `bodies` first), negative filters only, or
-      // no condition at all.
-      let from: string;
-      let order = 'e.n';
-      if (eventId !== undefined) {
-        const bodies = text ? ' CROSS JOIN bodies b ON b.n = e.n' : '';
-        from = `events e INDEXED BY events_event_id${bodies} WHERE e.event_id = ? AND e.n BETWEEN ? AND ?`;
-      } else if (text) {
-        from = 'bodies b CROSS JOIN events e ON e.n = b.n WHERE b.n BETWEEN ? AND ?';
-        order = 'b.n';
-      } else from = 'events e WHERE e.n BETWEEN ? AND ?';
-      const head = eventId === undefined ? range : [eventId.value, ...range];
-      const sql = `SELECT ${ROW_COLUMNS} FROM ${from}${where} ORDER BY ${order} LIMIT ? OFFSET ?`;
-      rows = this.prepare(sql)
-        .raw()
-        .all(...head, ...params, q.show, offset) as RawRow[];
-    }
-    return rows.map(([eid, rid, time, provider, computer, message, data]) => [
-      [eid, String(rid), time, provider, computer, message],
-      JSON.parse(data) as Record<string, string>,
-    ]);
+    if (match !== null)
+      return this.byTrigrams(match, range, text, where, params, offset + limit).slice(offset);
+    const eventId = q.filters.find(
+      (f) => f.target.kind === 'field' && f.target.field === 'event_id' && f.operator === 'equals',
+    );
+    // An exact event id walks its index (in row order); anything else scans rows in order:
+    // text under three characters (the narrow `bodies` first), negative filters only, or
+    // no condition at all.
+    let from: string;
+    let order = 'e.n';
+    if (eventId !== undefined) {
+      const bodies = text ? ' CROSS JOIN bodies b ON b.n = e.n' : '';
+      from = `events e INDEXED BY events_event_id${bodies} WHERE e.event_id = ? AND e.n BETWEEN ? AND ?`;
+    } else if (text) {
+      from = 'bodies b CROSS JOIN events e ON e.n = b.n WHERE b.n BETWEEN ? AND ?';
+      order = 'b.n';
+    } else from = 'events e WHERE e.n BETWEEN ? AND ?';
+    const head = eventId === undefined ? range : [eventId.value, ...range];
+    const sql = `SELECT ${ROW_COLUMNS} FROM ${from}${where} ORDER BY ${order} LIMIT ? OFFSET ?`;
+    return this.prepare(sql)
+      .raw()
+      .all(...head, ...params, limit, offset) as RawRow[];
   }
 
   /** The first `wanted` matches: block by block in row order, each candidate confirmed exactly. */
