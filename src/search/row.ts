@@ -51,6 +51,8 @@ interface Exact {
   eventId?: number;
   provider?: string;
   computer?: string;
+  channel?: string;
+  userSid?: string;
   data?: EvtxEvent['data'];
   unnamedData?: string[];
 }
@@ -71,11 +73,19 @@ export function indexRow(
 ): IndexRow {
   const [cells, data] = indexTableRow(e, describe);
   const values = Object.values(data);
+  const chars = charsOf(cells, values, e.channel, e.userSid);
   const ts = Number.isFinite(e.timestamp) ? e.timestamp : null;
   const exact: Exact = {};
   if (Number(cells[0]) !== e.eventId) exact.eventId = e.eventId;
   if (cells[3] !== e.provider) exact.provider = e.provider;
   if (cells[4] !== e.computer) exact.computer = e.computer;
+  // A text column holds UTF-8: a lone surrogate would come back as U+FFFD (JSON keeps it).
+  if (chars !== null) {
+    if (!wellFormed(e.provider)) exact.provider = e.provider;
+    if (!wellFormed(e.computer)) exact.computer = e.computer;
+    if (!wellFormed(e.channel)) exact.channel = e.channel;
+    if (e.userSid !== null && !wellFormed(e.userSid)) exact.userSid = e.userSid;
+  }
   if (!dataRestorable(e)) {
     exact.data = e.data;
     exact.unnamedData = e.unnamedData;
@@ -109,7 +119,7 @@ export function indexRow(
     e.channel,
     e.userSid,
     JSON.stringify(extra),
-    charsOf(cells, values, e.channel, e.userSid),
+    chars,
     joinSearchable(cells, values, e.channel, e.userSid, titles),
   ];
 }
@@ -137,6 +147,8 @@ function charsOf(
   return flags === 0 ? null : flags;
 }
 
+const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+
 /** The flat event a row was made from. */
 export function restoreEvent(s: StoredEvent): EvtxEvent {
   const extra = JSON.parse(s.extra) as unknown[];
@@ -162,9 +174,9 @@ export function restoreEvent(s: StoredEvent): EvtxEvent {
     keywords: at(6),
     provider: exact.provider ?? s.provider,
     providerGuid: at(7),
-    channel: s.channel,
+    channel: exact.channel ?? s.channel,
     computer: exact.computer ?? s.computer,
-    userSid: s.userSid,
+    userSid: exact.userSid ?? s.userSid,
     processId: at(8),
     threadId: at(9),
     data,
