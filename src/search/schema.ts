@@ -7,9 +7,9 @@
  * rows (see TEXT_BLOCK_ROWS); `detail=none` keeps them small (no positions: half the size of
  * `detail=full` and 30 % faster to build), so a match of all of a needle's trigrams is a
  * candidate that the row confirms exactly (the folded text is made again from the row's
- * columns: event-index.ts).
+ * columns: text-match.ts).
  *
- * Format 2 stores each value once (row.ts): about 1.3 KB per event instead of 3.3 KB. Format 1
+ * Format 2 stores each value once (row.ts): about 1.4 KB per event instead of 3.3 KB. Format 1
  * also kept every event as keyed JSON (`event`) and its folded text (`bodies`); such indexes
  * are still read (event-index.ts, rebuild.ts).
  */
