@@ -7,7 +7,7 @@
  */
 import { Piscina } from 'piscina';
 import { openSqlite, type SqliteDatabase } from '../../native/sqlite.js';
-import { type DescribeEvent, indexTableRow, type SigmaMatchInput } from '../analysis/index.js';
+import type { DescribeEvent, SigmaMatchInput } from '../analysis/index.js';
 import { invalidOption, TaeError } from '../errors/index.js';
 import type { Diagnostic, EvtxEvent } from '../evtx/index.js';
 import {
@@ -21,8 +21,8 @@ import {
   removeFile,
   stagePath,
 } from './complete.js';
+import { indexRow } from './row.js';
 import { STAGE_SCHEMA, TEXT_BLOCK_ROWS } from './schema.js';
-import { searchableText } from './text.js';
 
 export type SigmaRuleRef = SigmaMatchInput['rule'];
 
@@ -97,7 +97,9 @@ export class EventIndexBuilder implements EventSink {
     try {
       configure(this.db, 'main', BUILD_CACHE_KIB / 2);
       this.db.exec(STAGE_SCHEMA);
-      const insert = this.db.prepare('INSERT INTO staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+      const insert = this.db.prepare(
+        'INSERT INTO staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      );
       const insertDuplicate = this.db.prepare('INSERT INTO staged_duplicates VALUES (?, ?, ?, ?)');
       this.flushBatch = this.db.transaction((rows: unknown[][], duplicates: unknown[][]) => {
         for (const r of rows) insert.run(r);
@@ -117,8 +119,6 @@ export class EventIndexBuilder implements EventSink {
 
   add(e: EvtxEvent, file: string, rules: readonly SigmaRuleRef[]): void {
     this.ensureOpen();
-    const row = indexTableRow(e, this.options.describe);
-    const [cells, data] = row;
     const titles: string[] = [];
     const ruleNos: number[] = [];
     for (const r of rules) {
@@ -129,18 +129,7 @@ export class EventIndexBuilder implements EventSink {
     }
     this.batch.push([
       ++this.seq,
-      Number.isFinite(e.timestamp) ? e.timestamp : null,
-      this.fileOf(file).no,
-      cells[0],
-      e.recordId,
-      cells[2],
-      cells[3],
-      cells[4],
-      cells[5],
-      JSON.stringify(data),
-      ruleNos.length === 0 ? null : JSON.stringify(ruleNos),
-      JSON.stringify(e),
-      searchableText(row, e, titles),
+      ...indexRow(e, this.fileOf(file).no, ruleNos, titles, this.options.describe),
     ]);
     if (this.batch.length >= this.batchSize) this.flush();
   }

@@ -68,19 +68,17 @@ export function completeIndex(task: FinishTask): FinishResult {
     configure(db, 'stage', BUILD_CACHE_KIB / 4);
     db.exec(indexSchema('main'));
     for (const sql of copyStaged('main', 'stage')) db.exec(sql);
+    const blocks = Math.ceil(tables.events / tables.blockRows);
+    for (let k = 0; k < blocks; k++) {
+      db.exec(buildTextBlock('main', k, k * tables.blockRows + 1, (k + 1) * tables.blockRows));
+    }
     db.exec('DETACH DATABASE stage');
-    finishTables(db, 'main', tables);
+    db.transaction(() => smallTables(db, 'main', tables, blocks))();
   } finally {
     db.close();
   }
   removeFile(stagePath(path));
   return { kind: 'file' };
-}
-
-function finishTables(db: SqliteDatabase, ix: IndexSchemaName, t: IndexTables): void {
-  const blocks = Math.ceil(t.events / t.blockRows);
-  for (let k = 0; k < blocks; k++) db.exec(buildTextBlock(ix, k, k * t.blockRows + 1, (k + 1) * t.blockRows));
-  db.transaction(() => smallTables(db, ix, t, blocks))();
 }
 
 function smallTables(db: SqliteDatabase, ix: IndexSchemaName, t: IndexTables, blocks: number): void {

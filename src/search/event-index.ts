@@ -10,8 +10,9 @@ import type { SqliteDatabase, SqliteStatement } from '../../native/sqlite.js';
 import { TaeError } from '../errors/index.js';
 import type { IndexTableRow } from '../insights/index.js';
 import type { FilterOperator } from '../lookup/index.js';
-import { INDEX_FORMAT, textBlock } from './schema.js';
+import { type IndexFormat, READABLE_FORMATS, textBlock } from './schema.js';
 import { fold, trigramMatch } from './text.js';
+import { registerTextTest, textCondition } from './text-match.js';
 import type { EventFilter, SearchField, SearchQuery } from './types.js';
 
 /** Each operator as (positive test, negated?). */
@@ -70,6 +71,10 @@ const handles = new WeakMap<SqliteDatabase, EventIndex>();
 export class EventIndex {
   private readonly statements = new Map<string, SqliteStatement>();
   readonly meta: IndexMeta;
+  /** The layout (schema.ts): format 1 keeps each event's folded text in `bodies`. */
+  readonly format: IndexFormat;
+  /** Each matched rule's title by its number (a few thousand at most: one per rule of the set). */
+  private readonly titles: ReadonlyMap<number, string>;
 
   private constructor(readonly db: SqliteDatabase) {
     db.function('tae_test', { deterministic: true }, (test: unknown, cell: unknown, value: unknown) =>
@@ -81,12 +86,16 @@ export class EventIndex {
         r.value,
       ]),
     );
-    if (meta.get('format') !== String(INDEX_FORMAT)) {
+    const format = READABLE_FORMATS.find((f) => String(f) === meta.get('format'));
+    if (format === undefined) {
       throw new TaeError(
         'INPUT_UNREADABLE',
-        `event index format ${meta.get('format')} is not ${INDEX_FORMAT}`,
+        `event index format ${meta.get('format')} is not one of ${READABLE_FORMATS.join(', ')}`,
       );
     }
+    this.format = format;
+    this.titles = new Map(db.prepare('SELECT no, title FROM rules').raw().all() as [number, string][]);
+    if (format !== 1) registerTextTest(db, this.titles);
     const int = (key: string) => {
       const v = Number(meta.get(key));
       if (!Number.isSafeInteger(v) || v < 0)
@@ -153,30 +162,35 @@ export class EventIndex {
   private rowsIn(q: SearchQuery, range: readonly [number, number], offset: number, limit: number): RawRow[] {
     const params: unknown[] = [];
     const conditions: string[] = [];
-    // With text, each row's folded text comes from `bodies` (b), joined on the row number.
+    // With text, a format-1 row's folded text comes from `bodies` (b), joined on the row number;
+    // a format-2 row's is made again from its columns.
     const text = q.text !== '';
-    if (text) {
+    const bodies = text && this.format === 1;
+    if (bodies) {
       conditions.push('instr(b.body, ?) > 0');
       params.push(q.text);
+    } else if (text) {
+      const titleHit = [...this.titles.values()].some((t) => fold(t).includes(q.text));
+      conditions.push(textCondition(q.text, titleHit, params));
     }
     for (const f of q.filters) conditions.push(condition(f, params));
     const where = conditions.map((c) => ` AND ${c}`).join('');
     const needles = [q.text, ...q.filters.filter((f) => !OPERATORS[f.operator][1]).map((f) => f.value)];
     const match = trigramMatch(needles);
     if (match !== null)
-      return this.byTrigrams(match, range, text, where, params, offset + limit).slice(offset);
+      return this.byTrigrams(match, range, bodies, where, params, offset + limit).slice(offset);
     const eventId = q.filters.find(
       (f) => f.target.kind === 'field' && f.target.field === 'event_id' && f.operator === 'equals',
     );
     // An exact event id walks its index (in row order); anything else scans rows in order:
-    // text under three characters (the narrow `bodies` first), negative filters only, or
-    // no condition at all.
+    // text under three characters (format 1: the narrow `bodies` first), negative filters
+    // only, or no condition at all.
     let from: string;
     let order = 'e.n';
     if (eventId !== undefined) {
-      const bodies = text ? ' CROSS JOIN bodies b ON b.n = e.n' : '';
-      from = `events e INDEXED BY events_event_id${bodies} WHERE e.event_id = ? AND e.n BETWEEN ? AND ?`;
-    } else if (text) {
+      const join = bodies ? ' CROSS JOIN bodies b ON b.n = e.n' : '';
+      from = `events e INDEXED BY events_event_id${join} WHERE e.event_id = ? AND e.n BETWEEN ? AND ?`;
+    } else if (bodies) {
       from = 'bodies b CROSS JOIN events e ON e.n = b.n WHERE b.n BETWEEN ? AND ?';
       order = 'b.n';
     } else from = 'events e WHERE e.n BETWEEN ? AND ?';
@@ -191,7 +205,7 @@ export class EventIndex {
   private byTrigrams(
     match: string,
     range: readonly [number, number],
-    text: boolean,
+    bodies: boolean,
     where: string,
     params: unknown[],
     wanted: number,
@@ -205,8 +219,8 @@ export class EventIndex {
       const to = Math.min(hi, (k + 1) * blockRows);
       if (from > to) break;
       const t = textBlock(k);
-      const bodies = text ? ' CROSS JOIN bodies b ON b.n = t.rowid' : '';
-      const sql = `SELECT ${ROW_COLUMNS} FROM ${t} t${bodies} CROSS JOIN events e ON e.n = t.rowid WHERE ${t} MATCH ? AND t.rowid BETWEEN ? AND ?${where} ORDER BY t.rowid LIMIT ?`;
+      const join = bodies ? ' CROSS JOIN bodies b ON b.n = t.rowid' : '';
+      const sql = `SELECT ${ROW_COLUMNS} FROM ${t} t${join} CROSS JOIN events e ON e.n = t.rowid WHERE ${t} MATCH ? AND t.rowid BETWEEN ? AND ?${where} ORDER BY t.rowid LIMIT ?`;
       const got = this.prepare(sql)
         .raw()
         .all(match, from, to, ...params, wanted - rows.length) as RawRow[];

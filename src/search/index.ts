@@ -19,6 +19,7 @@ export {
 export { EventIndex, type IndexMeta, type RowRange } from './event-index.js';
 export { type RebuildOptions, rebuildInsights } from './rebuild.js';
 export { type CheckedSearch, checkSearchRequest } from './request.js';
+export { type IndexRow, indexRow, restoreEvent, type StoredEvent } from './row.js';
 export { INDEX_FORMAT } from './schema.js';
 export { fold, SEPARATOR } from './text.js';
 export {

@@ -15,6 +15,8 @@ import {
 import type { Diagnostic, EvtxEvent } from '../evtx/index.js';
 import type { Insight } from '../insights/index.js';
 import type { EventIndex } from './event-index.js';
+import { restoreEvent } from './row.js';
+import { INDEX_FORMAT, type IndexFormat } from './schema.js';
 
 export interface RebuildOptions {
   /** Inclusive Unix ms; null: unbounded. */
@@ -23,22 +25,52 @@ export interface RebuildOptions {
   readonly describe?: DescribeEvent;
 }
 
-/** The flat event as stored (JSON has no NaN: a missing time was written as null). */
-function restore(json: string): EvtxEvent {
+/** An event as JSON (duplicates; every event of a format-1 index): JSON has no NaN, so a missing time is null. */
+function fromJson(json: string): EvtxEvent {
   const e = JSON.parse(json) as EvtxEvent & { timestamp: number | null };
   return e.timestamp === null ? { ...e, timestamp: Number.NaN } : e;
 }
 
+/** A replayed row: [seq, file, sigma, the event as JSON (or null: the columns below), ...columns]. */
+type ReplayRow = [
+  number,
+  number,
+  string | null,
+  string | null,
+  number | null,
+  string,
+  number,
+  string,
+  string,
+  string,
+  string,
+  string | null,
+  string,
+];
+
 /**
  * The window's events and duplicates in arrival order. With `events_seq` (indexes built since
- * issue 14) both sides are read in `seq` order and merged: no sort, whose rows (each event's
- * JSON) would sit in memory, encrypted indexes keeping temporary storage there.
+ * issue 14) both sides are read in `seq` order and merged: no sort, whose rows would sit in
+ * memory, encrypted indexes keeping temporary storage there. A duplicate is its JSON; an event
+ * of format 2 is its columns (row.ts), of format 1 its JSON.
  */
-export const replaySql = (bySeq: boolean) =>
-  `SELECT seq, file, sigma, event FROM events${bySeq ? ' INDEXED BY events_seq' : ''} WHERE n BETWEEN ? AND ?
+export const replaySql = (bySeq: boolean, format: IndexFormat = INDEX_FORMAT) => {
+  const columns =
+    format === 1
+      ? `event, ${NO_COLUMNS}`
+      : 'NULL, ts, event_id, record_id, provider, computer, data, channel, user_sid, extra';
+  return `SELECT seq, file, sigma, ${columns} FROM events${bySeq ? ' INDEXED BY events_seq' : ''} WHERE n BETWEEN ? AND ?
    UNION ALL
-   SELECT seq, file, NULL, event FROM duplicates WHERE ? OR ts BETWEEN ? AND ?
+   SELECT seq, file, NULL, event, ${NO_COLUMNS} FROM duplicates WHERE ? OR ts BETWEEN ? AND ?
    ORDER BY seq`;
+};
+const NO_COLUMNS = 'NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL';
+
+function replayed(r: ReplayRow): EvtxEvent {
+  if (r[3] !== null) return fromJson(r[3]);
+  const [, , , , ts, eventId, recordId, provider, computer, data, channel, userSid, extra] = r;
+  return restoreEvent({ ts, eventId, recordId, provider, computer, data, channel, userSid, extra });
+}
 
 export function rebuildInsights(index: EventIndex, o: RebuildOptions): Insight[] {
   const analyzer = createAnalyzer({
@@ -62,7 +94,7 @@ export function rebuildInsights(index: EventIndex, o: RebuildOptions): Insight[]
     index.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'events_seq'`).get() !==
     undefined;
   const events = index
-    .prepare(replaySql(bySeq))
+    .prepare(replaySql(bySeq, index.format))
     .raw()
     .iterate(
       range[0],
@@ -70,9 +102,10 @@ export function rebuildInsights(index: EventIndex, o: RebuildOptions): Insight[]
       all,
       o.start ?? Number.MIN_SAFE_INTEGER,
       o.end ?? Number.MAX_SAFE_INTEGER,
-    ) as IterableIterator<[number, number, string | null, string]>;
-  for (const [, file, sigma, json] of events) {
-    const e = restore(json);
+    ) as IterableIterator<ReplayRow>;
+  for (const r of events) {
+    const [, file, sigma] = r;
+    const e = replayed(r);
     if (!analyzer.add(e, { file: files.get(file) ?? '' }) || sigma === null) continue;
     for (const no of JSON.parse(sigma) as number[]) {
       const rule = rules.get(no);

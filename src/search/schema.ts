@@ -6,11 +6,18 @@
  * FTS5 trigram indexes over each event's folded searchable text (`body`), one per block of
  * rows (see TEXT_BLOCK_ROWS); `detail=none` keeps them small (no positions: half the size of
  * `detail=full` and 30 % faster to build), so a match of all of a needle's trigrams is a
- * candidate that `body` confirms exactly.
+ * candidate that the row confirms exactly (the folded text is made again from the row's
+ * columns: text-match.ts).
+ *
+ * Format 2 stores each value once (row.ts): about 1.4 KB per event instead of 3.3 KB. Format 1
+ * also kept every event as keyed JSON (`event`) and its folded text (`bodies`); such indexes
+ * are still read (event-index.ts, rebuild.ts).
  */
 
-/** Bumped when the layout changes; an index of another version is not opened. */
-export const INDEX_FORMAT = 1;
+/** Bumped when the layout changes; the formats an index may have are in READABLE_FORMATS. */
+export const INDEX_FORMAT = 2;
+export const READABLE_FORMATS = [1, 2] as const;
+export type IndexFormat = (typeof READABLE_FORMATS)[number];
 
 /** The staging tables: the builder's own database, a `<path>.stage` file. */
 export const STAGE_SCHEMA = `
@@ -29,15 +36,19 @@ export const STAGE_SCHEMA = `
     message   TEXT NOT NULL,
     data      TEXT NOT NULL,
     sigma     TEXT,
-    event     TEXT NOT NULL,
+    channel   TEXT NOT NULL,
+    user_sid  TEXT,
+    extra     TEXT NOT NULL,
+    chars     INTEGER,
     body      TEXT NOT NULL
   ) STRICT;
   -- Kept up as events arrive, so the copy into result order reads it instead of sorting.
   CREATE INDEX staged_order ON staged(ts, record_id);
 `;
 
-/** Where the index is built (the staging database is attached beside it). */
+/** Where the index is built (the staging database is attached beside it, as `stage`). */
 export type IndexSchemaName = 'main';
+export type StageSchemaName = 'stage';
 
 export const indexSchema = (ix: IndexSchemaName) => `
   CREATE TABLE ${ix}.meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -64,11 +75,16 @@ export const indexSchema = (ix: IndexSchemaName) => `
     message   TEXT NOT NULL,
     data      TEXT NOT NULL,        -- JSON object: event-data name → text (the table's 7th column)
     sigma     TEXT,                 -- JSON array of rules.no; NULL when none matched
-    event     TEXT NOT NULL         -- the flat event as JSON, to rebuild the analysis
+    channel   TEXT NOT NULL,
+    user_sid  TEXT,
+    extra     TEXT NOT NULL,        -- the rest of the flat event, positional (row.ts)
+    chars     INTEGER               -- NULL: the row's values are ASCII; else flags (row.ts)
   ) STRICT;
-  -- Each event's folded searchable text (see text.ts), apart: a scan reads these alone.
-  CREATE TABLE ${ix}.bodies (n INTEGER PRIMARY KEY, body TEXT NOT NULL) STRICT;
 `;
+
+/** The columns of `staged` (and of a row from row.ts, after `seq`) that `events` keeps. */
+const EVENT_COLUMNS =
+  'seq, ts, file, event_id, record_id, time, provider, computer, message, data, sigma, channel, user_sid, extra, chars';
 
 /**
  * Copies the staged rows (events in result order), one statement at a time. No statement
@@ -79,16 +95,13 @@ export const indexSchema = (ix: IndexSchemaName) => `
  * Sorts would run in memory, as big as the job: temporary files hold plaintext, so index
  * connections keep temporary storage in memory (see native/sqlite.ts).
  */
-export const copyStaged = (ix: IndexSchemaName, stage: 'stage'): readonly string[] => [
+export const copyStaged = (ix: IndexSchemaName, stage: StageSchemaName): readonly string[] => [
   `CREATE INDEX ${ix}.duplicates_ts ON duplicates(ts)`,
   `CREATE INDEX ${ix}.events_ts ON events(ts)`,
   `CREATE INDEX ${ix}.events_event_id ON events(event_id)`,
   `CREATE INDEX ${ix}.events_seq ON events(seq)`,
-  `INSERT INTO ${ix}.events
-    (seq, ts, file, event_id, record_id, time, provider, computer, message, data, sigma, event)
-  SELECT seq, ts, file, event_id, record_id, time, provider, computer, message, data, sigma, event
-  FROM ${stage}.staged INDEXED BY staged_order ORDER BY ts, record_id, seq`,
-  `INSERT INTO ${ix}.bodies SELECT e.n, s.body FROM ${ix}.events e CROSS JOIN ${stage}.staged s ON s.seq = e.seq`,
+  `INSERT INTO ${ix}.events (${EVENT_COLUMNS})
+  SELECT ${EVENT_COLUMNS} FROM ${stage}.staged INDEXED BY staged_order ORDER BY ts, record_id, seq`,
   `INSERT INTO ${ix}.duplicates SELECT * FROM ${stage}.staged_duplicates`,
 ];
 
@@ -103,14 +116,19 @@ export const TEXT_BLOCK_ROWS = 131_072;
 /** The trigram index of block `k` (an integer from this module, never from a request). */
 export const textBlock = (k: number) => `events_text_${Math.trunc(k)}`;
 
-/** Builds block `k` over rows [from, to]: one bulk load, then one merge into one segment. */
+/**
+ * Builds block `k` over rows [from, to]: one bulk load, then one merge into one segment. The
+ * folded text comes from the staging file (still attached), each row's by its arrival number.
+ */
 export function buildTextBlock(ix: IndexSchemaName, k: number, from: number, to: number): string {
   const t = textBlock(k);
+  const stage: StageSchemaName = 'stage';
   return `
     CREATE VIRTUAL TABLE ${ix}.${t} USING fts5(body, content='', tokenize='trigram', detail='none', columnsize=0);
     INSERT INTO ${ix}.${t}(${t}, rank) VALUES ('automerge', 0);
     INSERT INTO ${ix}.${t}(rowid, body)
-      SELECT n, body FROM ${ix}.bodies WHERE n BETWEEN ${Math.trunc(from)} AND ${Math.trunc(to)};
+      SELECT e.n, s.body FROM ${ix}.events e CROSS JOIN ${stage}.staged s ON s.seq = e.seq
+      WHERE e.n BETWEEN ${Math.trunc(from)} AND ${Math.trunc(to)};
     INSERT INTO ${ix}.${t}(${t}) VALUES ('optimize');
   `;
 }

@@ -18,10 +18,22 @@ export const fold = (s: string): string => s.toLowerCase();
  * titles of the Sigma rules it matched.
  */
 export function searchableText(row: IndexTableRow, e: EvtxEvent, sigmaTitles: readonly string[]): string {
-  const parts: string[] = [...row[0]];
-  for (const v of Object.values(row[1])) parts.push(v);
-  parts.push(e.channel);
-  if (e.userSid !== null) parts.push(e.userSid);
+  return joinSearchable(row[0], Object.values(row[1]), e.channel, e.userSid, sigmaTitles);
+}
+
+/**
+ * The same text from its parts, as the index stores them: what a build feeds the trigram
+ * index and what a search confirms a candidate against (event-index.ts), so both agree.
+ */
+export function joinSearchable(
+  cells: readonly string[],
+  dataValues: readonly string[],
+  channel: string,
+  userSid: string | null,
+  sigmaTitles: readonly string[],
+): string {
+  const parts: string[] = [...cells, ...dataValues, channel];
+  if (userSid !== null) parts.push(userSid);
   for (const t of sigmaTitles) parts.push(t);
   return parts.map(fold).join(SEPARATOR);
 }

@@ -1,0 +1,224 @@
+/**
+ * One event as the index stores it (format 2), and back. Pure: no SQLite here, so rows can be
+ * made wherever the events are (a worker thread) and only the row sent on.
+ *
+ * Each value is stored once. The table's columns (ts, event id, record id, provider, computer,
+ * the event data as the 7th column's JSON, channel, user SID) are the event's own fields; `extra`
+ * holds the rest of the flat event, positional (no key names), with TimeCreated's text reduced
+ * to its sub-millisecond digits when the rest equals the timestamp. What the columns cannot give
+ * back exactly (multi-valued or `Data[n]`-named data, an event id or provider that the row
+ * shows differently) is kept in `extra` as it is, so `restoreEvent` always returns the event
+ * the job saw. `body` (the folded searchable text) feeds the trigram index only; it is not kept.
+ */
+import { type DescribeEvent, indexTableRow } from '../analysis/index.js';
+import type { EvtxEvent } from '../evtx/index.js';
+import { joinSearchable } from './text.js';
+
+/** The columns of a staged event after its arrival number, in `staged` order (schema.ts). */
+export type IndexRow = [
+  ts: number | null,
+  file: number,
+  eventId: string,
+  recordId: number,
+  time: string,
+  provider: string,
+  computer: string,
+  message: string,
+  data: string,
+  sigma: string | null,
+  channel: string,
+  userSid: string | null,
+  extra: string,
+  chars: number | null,
+  body: string,
+];
+
+/** What `restoreEvent` reads: the stored columns of one row. */
+export interface StoredEvent {
+  readonly ts: number | null;
+  readonly eventId: string;
+  readonly recordId: number;
+  readonly provider: string;
+  readonly computer: string;
+  readonly data: string;
+  readonly channel: string;
+  readonly userSid: string | null;
+  readonly extra: string;
+}
+
+/** Fields the columns do not give back, kept in `extra[EXTRA_EXACT]` when present. */
+interface Exact {
+  eventId?: number;
+  provider?: string;
+  computer?: string;
+  channel?: string;
+  userSid?: string;
+  data?: EvtxEvent['data'];
+  unnamedData?: string[];
+}
+const EXTRA_EXACT = 11;
+
+const UNNAMED = /^Data\[(\d+)\]$/;
+
+/**
+ * The staged row of one new event of file number `file`, matched by rules `ruleNos` (distinct,
+ * with their `titles` in the same order).
+ */
+export function indexRow(
+  e: EvtxEvent,
+  file: number,
+  ruleNos: readonly number[],
+  titles: readonly string[],
+  describe?: DescribeEvent,
+): IndexRow {
+  const [cells, data] = indexTableRow(e, describe);
+  const values = Object.values(data);
+  const chars = charsOf(cells, values, e.channel, e.userSid);
+  const ts = Number.isFinite(e.timestamp) ? e.timestamp : null;
+  const exact: Exact = {};
+  if (Number(cells[0]) !== e.eventId) exact.eventId = e.eventId;
+  if (cells[3] !== e.provider) exact.provider = e.provider;
+  if (cells[4] !== e.computer) exact.computer = e.computer;
+  // A text column holds UTF-8: a lone surrogate would come back as U+FFFD (JSON keeps it).
+  if (chars !== null) {
+    if (!wellFormed(e.provider)) exact.provider = e.provider;
+    if (!wellFormed(e.computer)) exact.computer = e.computer;
+    if (!wellFormed(e.channel)) exact.channel = e.channel;
+    if (e.userSid !== null && !wellFormed(e.userSid)) exact.userSid = e.userSid;
+  }
+  if (!dataRestorable(e)) {
+    exact.data = e.data;
+    exact.unnamedData = e.unnamedData;
+  }
+  const extra: unknown[] = [
+    timeText(ts, e.timestampText),
+    e.qualifiers,
+    e.version,
+    e.level,
+    e.task,
+    e.opcode,
+    e.keywords,
+    e.providerGuid,
+    e.processId,
+    e.threadId,
+    e.userDataName,
+  ];
+  if (Object.keys(exact).length > 0) extra.push(exact);
+  else while (extra.length > 0 && extra[extra.length - 1] === null) extra.pop();
+  return [
+    ts,
+    file,
+    cells[0],
+    e.recordId,
+    cells[2],
+    cells[3],
+    cells[4],
+    cells[5],
+    JSON.stringify(data),
+    ruleNos.length === 0 ? null : JSON.stringify(ruleNos),
+    e.channel,
+    e.userSid,
+    JSON.stringify(extra),
+    chars,
+    joinSearchable(cells, values, e.channel, e.userSid, titles),
+  ];
+}
+
+/** `chars`: the row's searchable values hold a character beyond ASCII (text-match.ts). */
+export const NON_ASCII = 1;
+/** `chars`: …and one that JavaScript folds to an ASCII letter (`İ`, the Kelvin sign). */
+export const FOLDS_TO_ASCII = 2;
+
+/** The `chars` flags of a row's own values (its Sigma titles are not in the row); null: all ASCII. */
+function charsOf(
+  cells: readonly string[],
+  values: readonly string[],
+  channel: string,
+  userSid: string | null,
+): number | null {
+  let flags = 0;
+  for (const part of [cells, values, [channel, userSid ?? '']]) {
+    for (const s of part) {
+      if (!/[\u0080-\uffff]/.test(s)) continue;
+      flags |= NON_ASCII;
+      if (/[\u0130\u212a]/.test(s)) return NON_ASCII | FOLDS_TO_ASCII;
+    }
+  }
+  return flags === 0 ? null : flags;
+}
+
+const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+
+/** The flat event a row was made from. */
+export function restoreEvent(s: StoredEvent): EvtxEvent {
+  const extra = JSON.parse(s.extra) as unknown[];
+  const at = (i: number) => (extra[i] ?? null) as never;
+  const exact = (extra[EXTRA_EXACT] ?? {}) as Exact;
+  const timestamp = s.ts ?? Number.NaN;
+  let data: EvtxEvent['data'];
+  let unnamedData: string[];
+  if (exact.data !== undefined && exact.unnamedData !== undefined) {
+    data = exact.data;
+    unnamedData = exact.unnamedData;
+  } else [data, unnamedData] = splitData(JSON.parse(s.data) as Record<string, string>);
+  return {
+    recordId: s.recordId,
+    timestamp,
+    timestampText: restoreTimeText(timestamp, extra[0]),
+    eventId: exact.eventId ?? Number(s.eventId),
+    qualifiers: at(1),
+    version: at(2),
+    level: at(3),
+    task: at(4),
+    opcode: at(5),
+    keywords: at(6),
+    provider: exact.provider ?? s.provider,
+    providerGuid: at(7),
+    channel: exact.channel ?? s.channel,
+    computer: exact.computer ?? s.computer,
+    userSid: exact.userSid ?? s.userSid,
+    processId: at(8),
+    threadId: at(9),
+    data,
+    unnamedData,
+    userDataName: at(10),
+  };
+}
+
+/**
+ * Whether the 7th column's JSON gives back `data` and `unnamedData`: single values only, and
+ * no named field that looks like an unnamed one (`Data[0]`) or that an object cannot hold.
+ */
+function dataRestorable(e: EvtxEvent): boolean {
+  for (const k in e.data) {
+    if (typeof e.data[k] !== 'string' || k === '__proto__' || UNNAMED.test(k)) return false;
+  }
+  return true;
+}
+
+function splitData(all: Record<string, string>): [Record<string, string>, string[]] {
+  const data: Record<string, string> = {};
+  const unnamed: string[] = [];
+  for (const [k, v] of Object.entries(all)) {
+    if (UNNAMED.test(k)) unnamed.push(v);
+    else data[k] = v;
+  }
+  return [data, unnamed];
+}
+
+/**
+ * TimeCreated's text: its four digits past the millisecond (a number) when the rest is the
+ * timestamp's own ISO text (`…T00:16:26.874` + `8450` + `Z`), else the text itself.
+ */
+function timeText(ts: number | null, text: string): string | number {
+  if (ts === null || text.length !== 28 || text[27] !== 'Z') return text;
+  const date = new Date(ts);
+  const digits = text.slice(23, 27);
+  if (Number.isNaN(date.getTime()) || !/^\d{4}$/.test(digits)) return text;
+  return date.toISOString().slice(0, 23) === text.slice(0, 23) ? Number(digits) : text;
+}
+
+function restoreTimeText(timestamp: number, stored: unknown): string {
+  if (typeof stored !== 'number') return String(stored ?? '');
+  return `${new Date(timestamp).toISOString().slice(0, 23)}${String(stored).padStart(4, '0')}Z`;
+}
