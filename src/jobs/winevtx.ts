@@ -102,6 +102,7 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
           analyzer.addDiagnostics(parse.diagnostics, { file: name });
           index?.fileDiagnostics(name, parse.diagnostics);
         },
+        ready: () => index?.ready?.(),
       },
     );
     const errors = failureInsights(decoded);

@@ -155,6 +155,7 @@ export async function build(options: BuildIndexOptions): Promise<EvtxIndex> {
               else builder.add(e, name, added.rules.map(sigmaRuleRef));
             },
             fileDone: ({ name, parse }) => builder.fileDiagnostics(name, parse.diagnostics),
+            ready: () => builder.ready(),
           },
         );
       } catch (e) {

@@ -7,7 +7,20 @@ import { builtinLookupDataset, type LookupDataset } from './dataset.js';
 
 export type EventDescriber = (eventId: number, provider: string) => string | undefined;
 
-export function eventDescriber(dataset: LookupDataset = builtinLookupDataset()): EventDescriber {
+/** Describers made from the built-in dataset: any thread can make its own, equal one. */
+const builtin = new WeakSet<EventDescriber>();
+
+/** Whether `describe` is `eventDescriber()` over the built-in dataset. */
+export const isBuiltinDescriber = (describe: unknown): boolean =>
+  typeof describe === 'function' && builtin.has(describe as EventDescriber);
+
+export function eventDescriber(dataset?: LookupDataset): EventDescriber {
+  const describe = describerOf(dataset ?? builtinLookupDataset());
+  if (dataset === undefined) builtin.add(describe);
+  return describe;
+}
+
+function describerOf(dataset: LookupDataset): EventDescriber {
   const table = dataset.tables.event_id;
   const col = (name: string) => table.columns.indexOf(name);
   const [id, provider, description] = [col('Event ID'), col('Provider'), col('Description Short')];

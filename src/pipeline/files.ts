@@ -45,6 +45,8 @@ export interface FilesVisitor {
   event(e: EvtxEvent, file: FileInProgress, matched: readonly SigmaRule[] | undefined): void;
   /** The file was decoded to its end (its diagnostics are complete). */
   fileDone?(file: FileInProgress): void;
+  /** Awaited after each chunk's events: a consumer that writes elsewhere paces decoding. */
+  ready?(): Promise<void> | undefined;
 }
 
 export interface DecodeFilesOptions {
@@ -90,7 +92,12 @@ export async function decodeFiles(
       };
       const parse = parseEvtxStaged(source, parseOptions, pooled ? staged?.stage : undefined);
       const file: FileInProgress = { name, index, size: opened.size, parse };
-      await forEachEvent(parse, staged?.rules, (e, matched) => visitor.event(e, file, matched));
+      await forEachEvent(
+        parse,
+        staged?.rules,
+        (e, matched) => visitor.event(e, file, matched),
+        visitor.ready?.bind(visitor),
+      );
       visitor.fileDone?.(file);
       parsed++;
     } catch (e) {

@@ -43,6 +43,8 @@ export async function forEachEvent(
   parse: EvtxParse,
   rules: readonly SigmaRule[] | undefined,
   visit: (e: EvtxEvent, matched: readonly SigmaRule[] | undefined) => void,
+  /** Awaited after each chunk. */
+  ready?: () => Promise<void> | undefined,
 ): Promise<void> {
   for await (const chunk of parse.chunks()) {
     const sigma = rules === undefined ? undefined : (chunk as StagedChunk).sigma;
@@ -56,5 +58,7 @@ export async function forEachEvent(
         visit(e, at === null || at === undefined ? NONE : at.map((k) => rules![k]!));
       }
     }
+    const waiting = ready?.();
+    if (waiting !== undefined) await waiting;
   }
 }

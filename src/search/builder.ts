@@ -1,28 +1,31 @@
 /**
  * Building a job's event index while the job runs: each new event is staged (batched, one
- * transaction per batch), and `finish` has a worker thread copy them in time order and build
- * the indexes (complete.ts). A build writes `<path>.stage` while running and `<path>` at the
+ * transaction per batch, on a writer thread: stager.ts), and `finish` has a worker thread copy
+ * them in time order and build the indexes (complete.ts). A build writes `<path>.stage` while running and `<path>` at the
  * end, both encrypted page by page under the target's key when it has one (a private job),
  * each through a bounded page cache: memory does not grow with the job.
  */
 import { Piscina } from 'piscina';
-import { openSqlite, type SqliteDatabase } from '../../native/sqlite.js';
 import type { DescribeEvent, SigmaMatchInput } from '../analysis/index.js';
 import { invalidOption, TaeError } from '../errors/index.js';
 import type { Diagnostic, EvtxEvent } from '../evtx/index.js';
+import { isBuiltinDescriber } from '../lookup/index.js';
 import {
-  BUILD_CACHE_KIB,
   completeIndex,
-  configure,
   type FinishResult,
   type FinishTask,
   type IndexTables,
-  keyOption,
   removeFile,
   stagePath,
 } from './complete.js';
-import { indexRow } from './row.js';
-import { STAGE_SCHEMA, TEXT_BLOCK_ROWS } from './schema.js';
+import { TEXT_BLOCK_ROWS } from './schema.js';
+import {
+  inThreadStager,
+  type StagedDuplicate,
+  type StagedEvent,
+  type Stager,
+  threadStager,
+} from './stager.js';
 
 export type SigmaRuleRef = SigmaMatchInput['rule'];
 
@@ -36,6 +39,8 @@ export interface EventSink {
   fileDiagnostics(file: string, diagnostics: readonly Diagnostic[]): void;
   /** A correlation hit, which has no single record. */
   correlation(rule: SigmaRuleRef, timestamp: number): void;
+  /** Resolves when the sink can take more (a writer thread keeps up); called between chunks. */
+  ready?(): Promise<void>;
 }
 
 /** Where to build: a file path, and the key that encrypts it (32 bytes), or null for a plain file. */
@@ -67,11 +72,10 @@ const MAX_CORRELATIONS = 100_000;
 const MAX_FILES = 10_000;
 
 export class EventIndexBuilder implements EventSink {
-  /** The staging database: `<path>.stage`. */
-  private readonly db: SqliteDatabase;
-  private readonly flushBatch: (rows: unknown[][], duplicates: unknown[][]) => void;
-  private batch: unknown[][] = [];
-  private duplicates: unknown[][] = [];
+  /** Writes `<path>.stage`: on a writer thread, or on this one. */
+  private readonly stager: Stager;
+  private batch: StagedEvent[] = [];
+  private duplicates: StagedDuplicate[] = [];
   /** Arrival order of events and duplicates. */
   private seq = 0;
   private readonly batchSize: number;
@@ -93,20 +97,14 @@ export class EventIndexBuilder implements EventSink {
     if (!Number.isInteger(this.blockRows) || this.blockRows < 1)
       throw invalidOption('textBlockRows', 'a positive integer', options.textBlockRows);
     this.removeFiles();
-    this.db = openSqlite(stagePath(target.path), keyOption(target.key));
+    // The writer thread makes rows with its own describer: only the built-in one can be had there.
+    const describe = options.describe;
+    const threaded = options.worker !== false && (describe === undefined || isBuiltinDescriber(describe));
     try {
-      configure(this.db, 'main', BUILD_CACHE_KIB / 2);
-      this.db.exec(STAGE_SCHEMA);
-      const insert = this.db.prepare(
-        'INSERT INTO staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      );
-      const insertDuplicate = this.db.prepare('INSERT INTO staged_duplicates VALUES (?, ?, ?, ?)');
-      this.flushBatch = this.db.transaction((rows: unknown[][], duplicates: unknown[][]) => {
-        for (const r of rows) insert.run(r);
-        for (const d of duplicates) insertDuplicate.run(d);
-      });
+      this.stager = threaded
+        ? threadStager(target.path, target.key, describe !== undefined)
+        : inThreadStager(target.path, target.key, describe);
     } catch (e) {
-      this.db.close();
       this.removeFiles();
       throw e;
     }
@@ -127,17 +125,13 @@ export class EventIndexBuilder implements EventSink {
       ruleNos.push(no);
       titles.push(title);
     }
-    this.batch.push([
-      ++this.seq,
-      ...indexRow(e, this.fileOf(file).no, ruleNos, titles, this.options.describe),
-    ]);
+    this.batch.push([++this.seq, this.fileOf(file).no, ruleNos, titles, e]);
     if (this.batch.length >= this.batchSize) this.flush();
   }
 
   duplicate(e: EvtxEvent, file: string): void {
     this.ensureOpen();
-    const ts = Number.isFinite(e.timestamp) ? e.timestamp : null;
-    this.duplicates.push([++this.seq, ts, this.fileOf(file).no, JSON.stringify(e)]);
+    this.duplicates.push([++this.seq, this.fileOf(file).no, e]);
     if (this.duplicates.length >= this.batchSize) this.flush();
   }
 
@@ -156,6 +150,11 @@ export class EventIndexBuilder implements EventSink {
       this.correlations.push([this.ruleOf(rule).no, timestamp]);
   }
 
+  /** Resolves when the writer can take more events (the job awaits it between chunks). */
+  ready(): Promise<void> {
+    return this.stager.ready();
+  }
+
   /**
    * Copies the staged events in time order and builds the indexes (in a worker unless told
    * otherwise); staging is dropped. `signal` stops the worker (the job was cancelled).
@@ -167,7 +166,7 @@ export class EventIndexBuilder implements EventSink {
     try {
       this.flush();
       const tables = this.tables();
-      this.db.close();
+      await this.stager.close();
       // The worker gets its own copy of the key, wiped here when it is done.
       key = this.target.key === null ? null : Buffer.from(this.target.key);
       const task: FinishTask = { path: this.target.path, key, tables };
@@ -175,7 +174,7 @@ export class EventIndexBuilder implements EventSink {
       else await inWorker(task, signal);
       return { path: this.target.path, events: this.staged };
     } catch (e) {
-      if (this.db.open) this.db.close();
+      this.stager.abort();
       this.removeFiles();
       throw e;
     } finally {
@@ -189,7 +188,7 @@ export class EventIndexBuilder implements EventSink {
     this.done = true;
     this.batch = [];
     this.duplicates = [];
-    this.db.close();
+    this.stager.abort();
     this.removeFiles();
   }
 
@@ -210,7 +209,7 @@ export class EventIndexBuilder implements EventSink {
     const duplicates = this.duplicates;
     this.batch = [];
     this.duplicates = [];
-    this.flushBatch(rows, duplicates);
+    this.stager.write(rows, duplicates);
     this.staged += rows.length;
   }
 

@@ -35,6 +35,7 @@ export class JobIndexes {
     return {
       add: (e, file, rules) => builder.add(e, file, rules),
       duplicate: (e, file) => builder.duplicate(e, file),
+      ready: () => builder.ready(),
       fileDiagnostics: (file, diagnostics) => builder.fileDiagnostics(file, diagnostics),
       correlation: (rule, timestamp) => builder.correlation(rule, timestamp),
       abort: () => {

@@ -1,0 +1,45 @@
+/**
+ * The writer thread of one build (stager.ts): makes each staged row and inserts it, batch by
+ * batch, in one transaction each; replies once per batch so the job's thread can pace itself.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { eventDescriber } from '../lookup/index.js';
+import { openStage, type StagedDuplicate, type StagedEvent, type WriterReply } from './stager.js';
+
+const { path, key, builtinDescribe } = workerData as {
+  path: string;
+  key: Uint8Array | null;
+  builtinDescribe: boolean;
+};
+const port = parentPort!;
+const reply = (m: WriterReply) => port.postMessage(m);
+
+let stage: ReturnType<typeof openStage> | undefined;
+try {
+  stage = openStage(path, key, builtinDescribe ? eventDescriber() : undefined);
+  reply({ kind: 'opened' });
+} catch (e) {
+  reply({ kind: 'failed', message: (e as Error).message });
+} finally {
+  key?.fill(0); // this thread's copy: SQLite keeps what it needs
+}
+
+type Request = { kind: 'write'; events: StagedEvent[]; duplicates: StagedDuplicate[] } | { kind: 'close' };
+
+port.on('message', (m: Request) => {
+  if (stage === undefined) return;
+  try {
+    if (m.kind === 'write') {
+      stage.write(m.events, m.duplicates);
+      reply({ kind: 'written' });
+    } else {
+      stage.db.close();
+      stage = undefined;
+      reply({ kind: 'closed' });
+      port.close();
+    }
+  } catch (e) {
+    stage = undefined;
+    reply({ kind: 'failed', message: (e as Error).message });
+  }
+});

@@ -1,0 +1,163 @@
+/**
+ * Where a build's staged events are written: on this thread, or on a writer thread of their
+ * own (stage-worker.ts) that makes each row and inserts it, so the job's thread only hands
+ * events on. Either way the staging file is `<path>.stage`, encrypted under the build's key,
+ * through a bounded page cache; at most two batches wait for the writer (`ready`), so memory
+ * does not grow when the writer falls behind.
+ */
+import { Worker } from 'node:worker_threads';
+import { openSqlite, type SqliteDatabase } from '../../native/sqlite.js';
+import type { DescribeEvent } from '../analysis/index.js';
+import { TaeError } from '../errors/index.js';
+import type { EvtxEvent } from '../evtx/index.js';
+import { BUILD_CACHE_KIB, configure, keyOption, stagePath } from './complete.js';
+import { indexRow } from './row.js';
+import { STAGE_SCHEMA } from './schema.js';
+
+/** One new event: arrival number, file number, matched rule numbers and titles, the event. */
+export type StagedEvent = readonly [
+  seq: number,
+  file: number,
+  ruleNos: readonly number[],
+  titles: readonly string[],
+  event: EvtxEvent,
+];
+/** One duplicate record: arrival number, file number, the event. */
+export type StagedDuplicate = readonly [seq: number, file: number, event: EvtxEvent];
+
+export interface Stager {
+  write(events: readonly StagedEvent[], duplicates: readonly StagedDuplicate[]): void;
+  /** Resolves when the writer can take more (at once for an in-thread stager). */
+  ready(): Promise<void>;
+  /** Everything written is in the staging file, which is closed. */
+  close(): Promise<void>;
+  /** Stops at once; the caller removes the files. */
+  abort(): void;
+}
+
+/** Opens `<path>.stage` and prepares the inserts (for either thread). */
+export function openStage(path: string, key: Uint8Array | null, describe: DescribeEvent | undefined) {
+  const db: SqliteDatabase = openSqlite(stagePath(path), keyOption(key));
+  try {
+    configure(db, 'main', BUILD_CACHE_KIB / 2);
+    db.exec(STAGE_SCHEMA);
+    const insert = db.prepare('INSERT INTO staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    const insertDuplicate = db.prepare('INSERT INTO staged_duplicates VALUES (?, ?, ?, ?)');
+    const write = db.transaction((events: readonly StagedEvent[], duplicates: readonly StagedDuplicate[]) => {
+      for (const [seq, file, ruleNos, titles, e] of events)
+        insert.run([seq, ...indexRow(e, file, ruleNos, titles, describe)]);
+      for (const [seq, file, e] of duplicates)
+        insertDuplicate.run([
+          seq,
+          Number.isFinite(e.timestamp) ? e.timestamp : null,
+          file,
+          JSON.stringify(e),
+        ]);
+    });
+    return { db, write };
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
+export function inThreadStager(path: string, key: Uint8Array | null, describe?: DescribeEvent): Stager {
+  const { db, write } = openStage(path, key, describe);
+  return {
+    write,
+    ready: async () => {},
+    close: async () => {
+      db.close();
+    },
+    abort: () => {
+      if (db.open) db.close();
+    },
+  };
+}
+
+const workerUrl = new URL(
+  `./stage-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`,
+  import.meta.url,
+);
+
+/** Batches that may wait for the writer before `ready` holds the job back. */
+const MAX_WAITING = 2;
+
+/** What the writer thread says back. */
+export type WriterReply =
+  | { readonly kind: 'opened' }
+  | { readonly kind: 'written' }
+  | { readonly kind: 'closed' }
+  | { readonly kind: 'failed'; readonly message: string };
+
+/** A writer thread; `builtinDescribe`: messages from the built-in lookup data (else none). */
+export function threadStager(path: string, key: Uint8Array | null, builtinDescribe: boolean): Stager {
+  const worker = new Worker(workerUrl, {
+    workerData: { path, key: key === null ? null : Uint8Array.from(key), builtinDescribe },
+    // Each batch dies young; SQLite's memory is its own (bounded page caches).
+    resourceLimits: { maxYoungGenerationSizeMb: 8 },
+  });
+  let waiting = 0;
+  let failure: TaeError | undefined;
+  let wake: (() => void) | undefined;
+  let closed: { resolve: () => void; reject: (e: unknown) => void } | undefined;
+  const fail = (message: string) => {
+    failure ??= new TaeError('INTERNAL', `event index staging failed: ${message}`);
+    wake?.();
+    closed?.reject(failure);
+  };
+  worker.on('message', (m: WriterReply) => {
+    switch (m.kind) {
+      case 'opened':
+        return;
+      case 'written':
+        waiting--;
+        wake?.();
+        return;
+      case 'closed':
+        finished = true;
+        closed?.resolve();
+        return;
+      case 'failed':
+        fail(m.message);
+        return;
+      default:
+        m satisfies never;
+    }
+  });
+  worker.on('error', (e) => fail(e.message));
+  let finished = false;
+  worker.on('exit', (code) => {
+    if (!finished) fail(`writer thread exited (${code})`);
+  });
+  const check = () => {
+    if (failure !== undefined) throw failure;
+  };
+  return {
+    write(events, duplicates) {
+      check();
+      waiting++;
+      worker.postMessage({ kind: 'write', events, duplicates });
+    },
+    async ready() {
+      while (waiting > MAX_WAITING && failure === undefined)
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+      check();
+    },
+    async close() {
+      check();
+      const done = new Promise<void>((resolve, reject) => {
+        closed = { resolve, reject };
+      });
+      worker.postMessage({ kind: 'close' });
+      await done;
+      await worker.terminate();
+    },
+    abort() {
+      finished = true;
+      void worker.terminate();
+    },
+  };
+}
