@@ -8,7 +8,8 @@ import { DecodePool, type EvtxParse } from '../parse/index.js';
 import { type CompiledSigma, type PortableSigma, portableFits, type SigmaRule } from '../sigma/index.js';
 
 export interface PipelineStage {
-  readonly sigma?: PortableSigma;
+  /** Sent with every task: the version and the shared texts only (titles stay here). */
+  readonly sigma?: Pick<PortableSigma, 'version' | 'shared'>;
 }
 
 /** A chunk a worker matched: per record, the positions of the matched rules, or null for none. */
@@ -32,7 +33,8 @@ export function sigmaStage(
 ): { readonly stage: PipelineStage; readonly rules: readonly SigmaRule[] } | undefined {
   const portable = sigma?.portable;
   if (portable === undefined || !portableFits(portable, sigma!.loaded.rules)) return undefined;
-  return { stage: { sigma: portable }, rules: sigma!.loaded.rules };
+  const { version, shared } = portable;
+  return { stage: { sigma: { version, shared } }, rules: sigma!.loaded.rules };
 }
 
 /**

@@ -69,7 +69,7 @@ export interface LoadedPortable {
 }
 
 /** The kept rules compiled, as the making thread has them; null when they cannot be loaded alike. */
-export function loadPortable(portable: PortableSigma): LoadedPortable | null {
+export function loadPortable(portable: Pick<PortableSigma, 'shared'>): LoadedPortable | null {
   const body = JSON.parse(Buffer.from(portable.shared).toString('utf8')) as PortableBody;
   const rules: SigmaRule[] = [];
   const filters: SigmaFilter[] = [];
