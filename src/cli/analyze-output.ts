@@ -197,7 +197,8 @@ export function resultsDocument(
             matches: d.total,
             by_level: Object.fromEntries(d.byLevel()),
             rules: rulesDetail(d),
-            detections: matchRecords(d).rows.map((row, i) => ({
+            // The evidence structured (name, value, matched, spans) instead of the one-line details.
+            detections: matchRecords(d).rows.map(({ details: _line, ...row }, i) => ({
               ...row,
               evidence: d.kept[i]?.evidence ?? null,
             })),

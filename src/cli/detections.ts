@@ -40,8 +40,8 @@ export type MatchedEventSource = SigmaEvent | EvtxEvent;
  * Evidence is kept for the first matches of each rule and within a total size, so a noisy
  * rule over a huge log neither exhausts memory nor leaves a rarer rule without its evidence.
  */
-export const EVIDENCE_PER_RULE = 1_000;
-export const EVIDENCE_BUDGET_CHARS = 32 * 1024 * 1024;
+export const EVIDENCE_PER_RULE = 5_000;
+export const EVIDENCE_BUDGET_CHARS = 16 * 1024 * 1024;
 
 export interface RuleHits {
   readonly rule: Detection['rule'];

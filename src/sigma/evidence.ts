@@ -7,7 +7,8 @@
  *
  * A rule written for Sysmon matches Security 4688 through a derived variant whose detection
  * uses 4688's names (NewProcessName for Image): the evidence reads the variant that accepts
- * the event, so it shows the event's own field names. The per-detection plan (compiled value
+ * the event (the rule set's own, else the rule mapped once here), so it shows the event's
+ * own field names. The per-detection plan (compiled value
  * tests, needles to highlight) is made once and kept with the detection.
  */
 import { RE2JS } from 're2js';
@@ -21,6 +22,7 @@ import { mapRule } from './logsource/index.js';
 import { compileValue, type Test } from './matchers.js';
 import type { SigmaRule } from './model.js';
 import { applyModifiers, isValueModifier } from './modifiers/index.js';
+import { rememberedVariants } from './rule-variants.js';
 import { fromYaml, type SigmaType } from './values.js';
 
 export interface EvidenceField {
@@ -198,7 +200,7 @@ function planOf(detection: Detection): readonly ItemPlan[] {
 
 /** The detection as the event's source sees it (the variant that accepts it), else the rule's. */
 function detectionFor(rule: SigmaRule, event: SigmaEvent): Detection {
-  let variants = variantsOf.get(rule);
+  let variants = rememberedVariants(rule) ?? variantsOf.get(rule);
   if (variants === undefined) {
     try {
       const mapping = mapRule(rule);
