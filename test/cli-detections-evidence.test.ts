@@ -1,11 +1,20 @@
 /**
  * Detections keep evidence with bounded memory: only for kept or sampled matches, for the first
- * EVIDENCE_PER_RULE matches of each rule, and none for correlations; `details` in every format.
+ * EVIDENCE_PER_RULE matches of each rule, and none for correlations; `details` in the match
+ * rows, structured evidence in `tae analyze -o`.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { writeEvtx } from '../fixtures/evtx-writer/index.js';
+import { exampleEvents } from '../fixtures/example-events.js';
+import { resultsDocument } from '../src/cli/analyze-output.js';
+import { analyzeFiles } from '../src/cli/analyze-run.js';
 import { Detections, EVIDENCE_PER_RULE, matchRecords } from '../src/cli/detections.js';
-import { eventFromObject, loadRules } from '../src/sigma/index.js';
+import { loadSigmaRules } from '../src/cli/sigma-rules.js';
+import { type EvidenceField, eventFromObject, loadRules } from '../src/sigma/index.js';
 
 const [noisy, rare] = loadRules(
   ['noisy', 'rare']
@@ -38,4 +47,32 @@ test('matches neither kept nor sampled are counted and not given evidence', () =
   assert.equal(d.kept.length, 2);
   assert.equal(d.rules()[0]!.withEvidence, 2);
   assert.equal(d.rules()[0]!.sample[0], d.kept[0]); // one object, not a copy
+});
+
+test('tae analyze -o: every kept match carries its structured evidence, the matched text placed', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tae-evidence-o-'));
+  const file = join(dir, 'example.evtx');
+  writeFileSync(file, writeEvtx(exampleEvents()));
+  const sigma = await loadSigmaRules({ data: join(dir, 'no-library') });
+  const result = await analyzeFiles({ files: [file], sigma, threads: 0 });
+  const doc = resultsDocument(result, [file], sigma);
+  type Row = { rule_title: string; event_id: number; evidence: readonly EvidenceField[] | null };
+  const rows = doc.sigma!.detections as unknown as Row[];
+  const encoded = rows.filter((d) => d.rule_title === 'PowerShell Started With an Encoded Command');
+  assert.deepEqual(
+    encoded.map((d) => d.event_id),
+    [1, 4688],
+  );
+  for (const d of encoded) {
+    const cmd = d.evidence!.find((f) => f.name === 'CommandLine')!;
+    assert.equal(cmd.matched, true);
+    assert.deepEqual(
+      cmd.spans.map(([s, e]) => cmd.value.slice(s, e)),
+      [' -enc '],
+    );
+    assert.ok(!('details' in d));
+  }
+  // The 4688 match names 4688's own field for the image.
+  assert.ok(encoded[1]!.evidence!.some((f) => f.name === 'NewProcessName' && f.matched));
+  assert.ok(rows.every((d) => Array.isArray(d.evidence) && d.evidence.length > 0));
 });
