@@ -7,6 +7,9 @@ import { invalidOption } from '../errors/index.js';
 import type { Diagnostic, EvtxEvent } from '../evtx/index.js';
 import type { Insight } from '../insights/index.js';
 import { AuthenticationBuilder } from './builders/authentication.js';
+import { ComputerFindingsBuilder } from './builders/computer-findings.js';
+import { EventIdMetricsBuilder } from './builders/event-id-metrics.js';
+import { LogonSummaryBuilder } from './builders/logon-summary.js';
 import { NetworkBuilder } from './builders/network.js';
 import { OverviewBuilder } from './builders/overview.js';
 import { PersistenceBuilder } from './builders/persistence.js';
@@ -78,7 +81,13 @@ export function createAnalyzer(options: AnalyzerOptions = {}): Analyzer {
     new NetworkBuilder(),
     new AuthenticationBuilder(),
     new PersistenceBuilder(),
+    // Overview summaries (issue 17), listed after the Overview's own insights.
+    new LogonSummaryBuilder(),
+    new EventIdMetricsBuilder(),
+    new ComputerFindingsBuilder(options.sigma === true),
   ];
+  const eventHooks = builders.filter((b) => b.countEvent !== undefined);
+  const sigmaHooks = builders.filter((b) => b.countSigmaMatch !== undefined);
   const consumers = new Map<FactKind, Builder[]>();
   for (const b of builders) for (const k of b.consumes) consumers.set(k, [...(consumers.get(k) ?? []), b]);
   const dedup = new RecordSet(o.maxDedupRecords);
@@ -119,6 +128,7 @@ export function createAnalyzer(options: AnalyzerOptions = {}): Analyzer {
         return false;
       }
       overview.event(e, source);
+      for (let i = 0; i < eventHooks.length; i++) eventHooks[i]!.countEvent!(e);
       const extractors = extractorsFor(e);
       if (extractors === undefined) return true;
       current = e;
@@ -136,6 +146,7 @@ export function createAnalyzer(options: AnalyzerOptions = {}): Analyzer {
       if (o.ranged && !(m.timestamp >= o.start && m.timestamp <= o.end)) return;
       overview.sigma(m);
       timeline.sigma(m);
+      for (const b of sigmaHooks) b.countSigmaMatch!(m);
     },
     addDiagnostics(diagnostics, source) {
       overview.diagnostics(diagnostics, source);
@@ -150,7 +161,7 @@ export function createAnalyzer(options: AnalyzerOptions = {}): Analyzer {
       };
       const results = Object.fromEntries(RESULT_TYPES.map((t) => [t, [] as Insight[]])) as AnalysisResults;
       results.Overview = overview.finish(extra);
-      for (const b of builders) results[b.resultType] = b.finish();
+      for (const b of builders) results[b.resultType].push(...b.finish());
       return results;
     },
   };

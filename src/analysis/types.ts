@@ -1,4 +1,5 @@
 /** The analyzer's public input types and the result-type names. */
+import type { EvtxEvent } from '../evtx/index.js';
 import type { Insight } from '../insights/index.js';
 import type { Fact, FactKind } from './facts.js';
 
@@ -44,6 +45,11 @@ export interface Builder {
   readonly resultType: ResultType;
   readonly consumes: readonly FactKind[];
   consume(fact: Fact): void;
+  /** Sees every analysed event (after de-duplication), for builders that count events. */
+  countEvent?(event: EvtxEvent): void;
+  /** Sees every Sigma match (correlation hits included). */
+  countSigmaMatch?(match: SigmaMatchInput): void;
+  /** The type's insights; several builders of one type are listed in registration order. */
   finish(): Insight[];
 }
 

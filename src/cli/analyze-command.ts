@@ -143,7 +143,7 @@ async function runAnalyze(operands: string[], flags: AnalyzeFlags): Promise<Exit
   if (!flags.quiet) {
     const out = new Output();
     if (format === 'table') await out.write(summaryText(result, files, sigma, written));
-    else await writeRecords(findingRecords(result.insights), format, out);
+    else await writeRecords(findingRecords(result.insights, result.detections), format, out);
     await out.flush();
   }
   return runExit({

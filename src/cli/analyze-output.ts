@@ -6,10 +6,11 @@
 import { clip, formatTime } from '../analysis/index.js';
 import type { Insight, TimelineEntry } from '../insights/index.js';
 import type { ReportRule } from '../report/index.js';
-import { levelRank } from '../sigma/index.js';
+import { evidenceLine, levelRank } from '../sigma/index.js';
 import type { AnalyzeResult } from './analyze-run.js';
 import { plural } from './common.js';
-import { type Detections, matchRecords } from './detections.js';
+import type { Detection, Detections } from './detections.js';
+import { matchRecords } from './detections.js';
 import { column, isoTime, type RecordSet } from './records.js';
 import type { SigmaRules } from './sigma-rules.js';
 
@@ -83,17 +84,47 @@ export function summaryText(
     );
   if (sigma !== undefined && result.detections.total > 0) {
     lines.push('Top Sigma rules:');
-    for (const h of result.detections.rules().slice(0, TOP_RULES))
+    for (const h of result.detections.rules().slice(0, TOP_RULES)) {
       lines.push(
         `  ${(h.rule.level ?? '-').padEnd(13)} ${String(h.count).padStart(6)}  ${clipLine(h.rule.title, 100)}`,
       );
+      const evidence = h.sample[0]?.evidence;
+      if (evidence !== undefined && evidence.length > 0)
+        lines.push(`${' '.repeat(24)}${clipLine(evidenceLine(evidence), 140)}`);
+    }
   }
   for (const w of written) lines.push(`Wrote ${w}`);
   return `${lines.join('\n')}\n`;
 }
 
-/** The key event timeline as records (most important first) for --json, --jsonl, --csv, --timesketch. */
-export function findingRecords(insights: readonly Insight[]): RecordSet {
+/**
+ * The first match's evidence for a Sigma key event: the timeline names the rule and its first
+ * record, so the rule's first kept match with that record is the one it shows.
+ */
+function sigmaDetails(detections: Detections | undefined): (e: TimelineEntry) => string | null {
+  if (detections === undefined) return () => null;
+  const byRecord = new Map<number, Detection[]>();
+  for (const h of detections.rules())
+    for (const m of h.sample) {
+      if (m.evidence === undefined) continue;
+      const list = byRecord.get(m.recordId) ?? [];
+      if (!list.some((x) => x.rule === m.rule)) list.push(m);
+      byRecord.set(m.recordId, list);
+    }
+  return (e) => {
+    if (e.category !== 'Sigma') return null;
+    const title = e.short_name.endsWith('…') ? e.short_name.slice(0, -1) : e.short_name;
+    const m = byRecord.get(e.record_id)?.find((d) => d.rule.title.replace(/\s+/g, ' ').startsWith(title));
+    return m?.evidence === undefined ? null : evidenceLine(m.evidence);
+  };
+}
+
+/**
+ * The key event timeline as records (most important first) for --json, --jsonl, --csv,
+ * --timesketch; a Sigma finding carries its first match's evidence as `details`.
+ */
+export function findingRecords(insights: readonly Insight[], detections?: Detections): RecordSet {
+  const details = sigmaDetails(detections);
   return {
     columns: [
       column('start', 'Start'),
@@ -103,6 +134,7 @@ export function findingRecords(insights: readonly Insight[]): RecordSet {
       column('record_id', 'Record'),
       column('short_name', 'Finding'),
       column('description', 'Description'),
+      column('details', 'Details'),
     ],
     rows: rankedFindings(keyEvents(insights)).map((e) => ({
       start: isoTime(e.timestamp_start),
@@ -112,6 +144,7 @@ export function findingRecords(insights: readonly Insight[]): RecordSet {
       record_id: e.record_id === 0 ? null : e.record_id,
       short_name: e.short_name,
       description: e.description,
+      details: details(e),
     })),
     empty: 'No key events.',
     timeline: (r) =>
@@ -164,7 +197,12 @@ export function resultsDocument(
             matches: d.total,
             by_level: Object.fromEntries(d.byLevel()),
             rules: rulesDetail(d),
-            detections: matchRecords(d).rows,
+            // The evidence structured (name, value, matched, spans) instead of the one-line details.
+            detections: matchRecords(d).rows.map(({ details: _line, ...row }, i) => ({
+              ...row,
+              evidence: d.kept[i]?.evidence ?? null,
+            })),
+            evidence_omitted: d.evidenceOmitted,
             detections_truncated: d.total > d.kept.length,
           },
     insights: result.insights,

@@ -94,14 +94,18 @@ export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResu
           const added =
             matched === undefined ? pass.add(e, file.name) : pass.addMatched(e, file.name, matched);
           for (const rule of added.rules)
-            detections.add(rule, {
-              recordId: e.recordId,
-              timestamp: e.timestamp,
-              channel: e.channel,
-              computer: e.computer,
-              eventId: e.eventId,
-              file: file.name,
-            });
+            detections.add(
+              rule,
+              {
+                recordId: e.recordId,
+                timestamp: e.timestamp,
+                channel: e.channel,
+                computer: e.computer,
+                eventId: e.eventId,
+                file: file.name,
+              },
+              e,
+            );
         },
         fileDone(file) {
           progress(file);

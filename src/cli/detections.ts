@@ -3,7 +3,18 @@
  * (bounded, so a noisy rule over a huge log cannot exhaust memory), and the views commands
  * print: one row per match, counts per level.
  */
-import { LEVELS, levelRank, type RuleMeta } from '../sigma/index.js';
+import type { EvtxEvent } from '../evtx/index.js';
+import {
+  type EvidenceField,
+  evidenceLine,
+  LEVELS,
+  levelRank,
+  matchEvidence,
+  type RuleMeta,
+  type SigmaEvent,
+  type SigmaRule,
+  sigmaEventFromEvtx,
+} from '../sigma/index.js';
 import { column, isoTime, type RecordSet, type Row } from './records.js';
 
 export interface MatchPlace {
@@ -18,20 +29,37 @@ export interface MatchPlace {
 
 export interface Detection extends MatchPlace {
   readonly rule: RuleMeta & { readonly kind: 'rule' | 'correlation' };
+  /** The event's key fields (sigma/evidence.ts); absent for correlations and past the budget. */
+  readonly evidence?: readonly EvidenceField[];
 }
+
+/** The matched event, as the caller has it. */
+export type MatchedEventSource = SigmaEvent | EvtxEvent;
+
+/**
+ * Evidence is kept for the first matches of each rule and within a total size, so a noisy
+ * rule over a huge log neither exhausts memory nor leaves a rarer rule without its evidence.
+ */
+export const EVIDENCE_PER_RULE = 5_000;
+export const EVIDENCE_BUDGET_CHARS = 16 * 1024 * 1024;
 
 export interface RuleHits {
   readonly rule: Detection['rule'];
   count: number;
   first: number;
   last: number;
-  readonly sample: MatchPlace[];
+  readonly sample: Detection[];
+  /** Matches of the rule that were given evidence. */
+  withEvidence: number;
 }
 
 export class Detections {
   /** Matches kept in order of arrival (`total` counts them all). */
   readonly kept: Detection[] = [];
   total = 0;
+  /** Kept matches left without evidence by the budget. */
+  evidenceOmitted = 0;
+  private evidenceChars = 0;
   private readonly byRule = new Map<Detection['rule'], RuleHits>();
 
   constructor(
@@ -39,18 +67,51 @@ export class Detections {
     private readonly maxSample = 200,
   ) {}
 
-  add(rule: Detection['rule'], place: MatchPlace): void {
+  /** `event` (when given) is read for the evidence of a kept match and not held. */
+  add(rule: Detection['rule'], place: MatchPlace, event?: MatchedEventSource): void {
     this.total++;
-    if (this.kept.length < this.maxKept) this.kept.push({ rule, ...place });
     let hits = this.byRule.get(rule);
     if (hits === undefined) {
-      hits = { rule, count: 0, first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY, sample: [] };
+      hits = {
+        rule,
+        count: 0,
+        first: Number.POSITIVE_INFINITY,
+        last: Number.NEGATIVE_INFINITY,
+        sample: [],
+        withEvidence: 0,
+      };
       this.byRule.set(rule, hits);
     }
     hits.count++;
     if (place.timestamp < hits.first) hits.first = place.timestamp;
     if (place.timestamp > hits.last) hits.last = place.timestamp;
-    if (hits.sample.length < this.maxSample) hits.sample.push(place);
+    const keep = this.kept.length < this.maxKept;
+    const sample = hits.sample.length < this.maxSample;
+    if (!keep && !sample) return;
+    const evidence = this.evidenceOf(rule, hits, event);
+    const detection: Detection = evidence === undefined ? { rule, ...place } : { rule, ...place, evidence };
+    if (keep) this.kept.push(detection);
+    if (sample) hits.sample.push(detection);
+  }
+
+  private evidenceOf(
+    rule: Detection['rule'],
+    hits: RuleHits,
+    event: MatchedEventSource | undefined,
+  ): readonly EvidenceField[] | undefined {
+    if (event === undefined || rule.kind !== 'rule') return undefined;
+    if (hits.withEvidence >= EVIDENCE_PER_RULE || this.evidenceChars >= EVIDENCE_BUDGET_CHARS) {
+      this.evidenceOmitted++;
+      return undefined;
+    }
+    const source =
+      typeof (event as SigmaEvent).get === 'function'
+        ? (event as SigmaEvent)
+        : sigmaEventFromEvtx(event as EvtxEvent);
+    const evidence = matchEvidence(rule as SigmaRule, source);
+    hits.withEvidence++;
+    for (const f of evidence) this.evidenceChars += f.name.length + f.value.length + 16;
+    return evidence;
   }
 
   /** Rules from the most severe level down, then by count, then title. */
@@ -94,6 +155,7 @@ const MATCH_COLUMNS = [
   column('computer', 'Computer'),
   column('channel', 'Channel'),
   column('file', 'File'),
+  column('details', 'Details'),
 ];
 
 /** One row per kept match, in the order they were found. */
@@ -108,6 +170,7 @@ export function matchRecords(d: Detections): RecordSet {
     computer: m.computer ?? null,
     channel: m.channel ?? null,
     file: m.file ?? null,
+    details: m.evidence === undefined ? null : evidenceLine(m.evidence),
   }));
   return {
     columns: MATCH_COLUMNS,

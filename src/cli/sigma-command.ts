@@ -4,7 +4,7 @@
  * every match (rule title, id, level, the event's record id, time, computer, channel, file).
  */
 import type { Command } from 'commander';
-import { levelRank, type SigmaLevel } from '../sigma/index.js';
+import { evidenceLine, levelRank, type SigmaLevel } from '../sigma/index.js';
 import { collect, dataOption, failOnOption, intFlag, plural } from './common.js';
 import { DecodeReport } from './decode-report.js';
 import type { Detections } from './detections.js';
@@ -68,6 +68,7 @@ function ruleRecords(d: Detections, events: number): RecordSet {
       column('last_seen', 'Last Seen'),
       column('rule_id', 'Rule ID'),
       column('rule_title', 'Rule'),
+      column('details', 'Details (first match)'),
     ],
     rows: d.rules().map((h) => ({
       level: h.rule.level ?? null,
@@ -76,6 +77,7 @@ function ruleRecords(d: Detections, events: number): RecordSet {
       last_seen: isoTime(h.last),
       rule_id: h.rule.id ?? null,
       rule_title: h.rule.title,
+      details: h.sample[0]?.evidence === undefined ? null : evidenceLine(h.sample[0].evidence),
     })),
     empty: `No Sigma rule matched (${plural(events, 'event')} read).`,
   };

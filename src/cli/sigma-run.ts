@@ -76,7 +76,7 @@ export async function runSigmaOver(options: SigmaRunOptions): Promise<SigmaRunRe
   let events = 0;
   let pool: DecodePool | undefined;
   const found = (rule: SigmaRule, event: SigmaEvent, place: MatchPlace) => {
-    for (const r of session.matched([rule], () => event, place)) detections.add(r, place);
+    for (const r of session.matched([rule], () => event, place)) detections.add(r, place, event);
   };
   const window = options.window ?? {};
   const windowed = window.from !== undefined || window.to !== undefined || window.computers !== undefined;
@@ -107,7 +107,7 @@ export async function runSigmaOver(options: SigmaRunOptions): Promise<SigmaRunRe
                   matched === undefined
                     ? session.match(sigmaEventFromEvtx(e), place)
                     : session.matched(matched, () => sigmaEventFromEvtx(e), place);
-                for (const rule of reported) detections.add(rule, place);
+                for (const rule of reported) detections.add(rule, place, e);
               },
               fileDone: ({ parse }) => diagnostics.push(...parse.diagnostics),
             },

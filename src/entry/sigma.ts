@@ -1,6 +1,7 @@
 /**
  * `threat-analysis-engine/sigma`: loading Sigma rules, compiling them into rule sets, matching
- * events and correlations, and the Sigma data endpoint as `runSigma`.
+ * events and correlations, the evidence of a match (`matchEvidence`), and the Sigma data
+ * endpoint as `runSigma`.
  */
 export { type ErrorCode, isTaeError, TaeError } from '../errors/index.js';
 export {
@@ -10,11 +11,16 @@ export {
   type CorrelationHit,
   compileRuleSet,
   correlate,
+  EVIDENCE_LIMITS,
+  type EvidenceField,
+  type EvidenceLimits,
   eventFromNested,
   eventFromObject,
+  evidenceLine,
   type LoadOptions,
   type LoadResult,
   loadRules,
+  matchEvidence,
   type RuleDiagnostic,
   type RuleMatch,
   type RuleSet,

@@ -40,6 +40,11 @@ dl.meta dd { margin: 0; white-space: pre-wrap; word-break: break-word; }
 .rule h3 { margin: 0 0 6px; }
 .empty, .note { color: var(--muted); }
 .error { color: #9b1c31; }
+.matches td:last-child { min-width: 28em; }
+.ev { display: block; }
+.ev .k { color: var(--muted); }
+.ev.hit .k { color: var(--fg); font-weight: 600; }
+mark { background: #ffe08a; color: inherit; padding: 0 1px; }
 `;
 
 export const SCRIPT = `

@@ -2,7 +2,7 @@
 import { formatTime } from '../analysis/index.js';
 import { LEVELS, levelRank } from '../sigma/index.js';
 import { esc, escClip, table } from './html.js';
-import type { ReportRule } from './types.js';
+import type { ReportEvidence, ReportMatch, ReportRule } from './types.js';
 
 /** Matched events listed per rule (the count says how many there were in all). */
 const MAX_SAMPLE = 200;
@@ -15,6 +15,33 @@ const severityOrder = (level: string | undefined) => {
 function list(label: string, values: readonly string[] | undefined, separator = '\n'): string {
   if (values === undefined || values.length === 0) return '';
   return `<dt>${esc(label)}</dt><dd>${values.map((v) => escClip(v, 500)).join(separator)}</dd>`;
+}
+
+/** A value with the rule's matched text in `<mark>`; spans outside the text are ignored. */
+function marked(value: string, spans: ReportEvidence['spans']): string {
+  let out = '';
+  let at = 0;
+  for (const [start, end] of spans) {
+    if (!(start >= at && end > start && end <= value.length)) continue;
+    out += `${esc(value.slice(at, start))}<mark>${esc(value.slice(start, end))}</mark>`;
+    at = end;
+  }
+  return out + esc(value.slice(at));
+}
+
+/** Hayabusa's Details, one field a line: the fields the rule matched first and highlighted. */
+function evidenceHtml(m: ReportMatch): string {
+  const fields = m.evidence ?? [];
+  return fields
+    .slice(0, 24)
+    .map(
+      (f) =>
+        `<span class="ev${f.matched ? ' hit' : ''}"><span class="k">${escClip(f.name, 80)}</span> ${marked(
+          String(f.value).slice(0, 2000),
+          Array.isArray(f.spans) ? f.spans.slice(0, 16) : [],
+        )}</span>`,
+    )
+    .join('');
 }
 
 function ruleHtml(r: ReportRule): string {
@@ -39,6 +66,7 @@ function ruleHtml(r: ReportRule): string {
     escClip(m.computer ?? '', 200),
     escClip(m.channel ?? '', 200),
     escClip(m.file ?? '', 300),
+    evidenceHtml(m),
   ]);
   const more =
     r.matches > sample.length ? `<p class="note">First ${sample.length} of ${r.matches} matches.</p>` : '';
@@ -46,7 +74,9 @@ function ruleHtml(r: ReportRule): string {
     `<div class="rule"><h3><span class="badge l-${levelClass}">${esc(r.level ?? 'no level')}</span> ${escClip(r.title, 500)}</h3>` +
     (r.description ? `<p>${escClip(r.description, 4000)}</p>` : '') +
     `<dl class="meta">${facts}${list('Tags', r.tags, ', ')}${list('References', r.references)}${list('False positives', r.falsepositives)}</dl>` +
-    (rows.length > 0 ? table(['Time', 'Record', 'Computer', 'Channel', 'File'], rows) : '') +
+    (rows.length > 0
+      ? table(['Time', 'Record', 'Computer', 'Channel', 'File', 'Evidence'], rows, 'matches')
+      : '') +
     `${more}</div>`
   );
 }

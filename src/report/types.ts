@@ -10,6 +10,16 @@ export interface ReportMatch {
   readonly computer?: string;
   readonly channel?: string;
   readonly file?: string;
+  /** The event's key fields (Sigma's `matchEvidence`), the matched ones marked. */
+  readonly evidence?: readonly ReportEvidence[];
+}
+
+/** One field of a match's evidence: escaped, clipped text and the places the rule matched. */
+export interface ReportEvidence {
+  readonly name: string;
+  readonly value: string;
+  readonly matched: boolean;
+  readonly spans: readonly (readonly [number, number])[];
 }
 
 /** A Sigma rule (or correlation) that matched, with what its YAML says about it. */

@@ -44,6 +44,15 @@ export {
   type SigmaScalar,
   type SigmaValue,
 } from './event.js';
+export {
+  EVIDENCE_LIMITS,
+  type EvidenceField,
+  type EvidenceLimits,
+  evidenceLine,
+  matchEvidence,
+  USUAL_EVIDENCE_FIELDS,
+} from './evidence.js';
+export { escapeEvidence } from './evidence-text.js';
 export { EvtxSigmaEvent, SYSTEM_FIELDS, sigmaEventFromEvtx } from './evtx-event.js';
 export {
   type LoadOptions,

@@ -14,6 +14,7 @@ import {
 } from '../logsource/index.js';
 import type { RuleStats, SigmaFilter, SigmaRule } from '../model.js';
 import type { PlaceholderValues } from '../modifiers/index.js';
+import { rememberVariants } from '../rule-variants.js';
 import { type Anchors, detectionAnchors } from './anchors.js';
 import { requiredEventIds } from './event-ids.js';
 import { Plan } from './plan.js';
@@ -100,6 +101,7 @@ export class RuleSet {
     placeholders: PlaceholderValues,
   ) {
     this.variants = parts.variants;
+    rememberVariants(parts.variants);
     this.dropped = parts.dropped;
     this.diagnostics = parts.diagnostics;
     this.sample = sample;

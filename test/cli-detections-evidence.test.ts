@@ -1,0 +1,78 @@
+/**
+ * Detections keep evidence with bounded memory: only for kept or sampled matches, for the first
+ * EVIDENCE_PER_RULE matches of each rule, and none for correlations; `details` in the match
+ * rows, structured evidence in `tae analyze -o`.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { writeEvtx } from '../fixtures/evtx-writer/index.js';
+import { exampleEvents } from '../fixtures/example-events.js';
+import { resultsDocument } from '../src/cli/analyze-output.js';
+import { analyzeFiles } from '../src/cli/analyze-run.js';
+import { Detections, EVIDENCE_PER_RULE, matchRecords } from '../src/cli/detections.js';
+import { loadSigmaRules } from '../src/cli/sigma-rules.js';
+import { type EvidenceField, eventFromObject, loadRules } from '../src/sigma/index.js';
+
+const [noisy, rare] = loadRules(
+  ['noisy', 'rare']
+    .map(
+      (name, i) =>
+        `title: ${name}\nid: 00000000-0000-4000-8000-00000000000${i}\nlogsource: {product: windows, category: process_creation}\ndetection:\n  s:\n    CommandLine|contains: '${name}'\n  condition: s\n`,
+    )
+    .join('---\n'),
+  'r.yml',
+).rules;
+
+test('evidence stops after EVIDENCE_PER_RULE matches of a rule, and a rarer rule still gets its own', () => {
+  const d = new Detections(1_000_000, 200);
+  const event = eventFromObject({ CommandLine: 'run noisy rare', Image: 'C:\\x.exe' });
+  for (let i = 0; i < EVIDENCE_PER_RULE + 50; i++) d.add(noisy!, { recordId: i + 1, timestamp: i }, event);
+  d.add(rare!, { recordId: 99_999, timestamp: 1 }, event);
+  assert.equal(d.kept.filter((m) => m.evidence !== undefined).length, EVIDENCE_PER_RULE + 1);
+  assert.equal(d.evidenceOmitted, 50);
+  assert.equal(d.kept.at(-1)!.evidence![0]!.name, 'CommandLine');
+  const rows = matchRecords(d).rows;
+  assert.equal(rows[0]!.details, 'CommandLine: run noisy rare ¦ Image: C:\\x.exe');
+  assert.equal(rows[EVIDENCE_PER_RULE]!.details, null);
+});
+
+test('matches neither kept nor sampled are counted and not given evidence', () => {
+  const d = new Detections(2, 1);
+  const event = eventFromObject({ CommandLine: 'noisy' });
+  for (let i = 0; i < 10; i++) d.add(noisy!, { recordId: i + 1, timestamp: i }, event);
+  assert.equal(d.total, 10);
+  assert.equal(d.kept.length, 2);
+  assert.equal(d.rules()[0]!.withEvidence, 2);
+  assert.equal(d.rules()[0]!.sample[0], d.kept[0]); // one object, not a copy
+});
+
+test('tae analyze -o: every kept match carries its structured evidence, the matched text placed', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tae-evidence-o-'));
+  const file = join(dir, 'example.evtx');
+  writeFileSync(file, writeEvtx(exampleEvents()));
+  const sigma = await loadSigmaRules({ data: join(dir, 'no-library') });
+  const result = await analyzeFiles({ files: [file], sigma, threads: 0 });
+  const doc = resultsDocument(result, [file], sigma);
+  type Row = { rule_title: string; event_id: number; evidence: readonly EvidenceField[] | null };
+  const rows = doc.sigma!.detections as unknown as Row[];
+  const encoded = rows.filter((d) => d.rule_title === 'PowerShell Started With an Encoded Command');
+  assert.deepEqual(
+    encoded.map((d) => d.event_id),
+    [1, 4688],
+  );
+  for (const d of encoded) {
+    const cmd = d.evidence!.find((f) => f.name === 'CommandLine')!;
+    assert.equal(cmd.matched, true);
+    assert.deepEqual(
+      cmd.spans.map(([s, e]) => cmd.value.slice(s, e)),
+      [' -enc '],
+    );
+    assert.ok(!('details' in d));
+  }
+  // The 4688 match names 4688's own field for the image.
+  assert.ok(encoded[1]!.evidence!.some((f) => f.name === 'NewProcessName' && f.matched));
+  assert.ok(rows.every((d) => Array.isArray(d.evidence) && d.evidence.length > 0));
+});
