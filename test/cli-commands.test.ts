@@ -95,13 +95,13 @@ test('CSV quotes separators and neutralises cells a spreadsheet would run as for
   assert.equal(r.status, 0, r.stderr);
   assert.equal(
     r.stdout,
-    'time,level,rule_title,rule_id,record_id,event_id,computer,channel,file\n' +
-      `2024-05-01T10:00:00.000Z,low,Any failed logon,,1,4625,"'=HYPERLINK(""http://127.0.0.1:9/csv"",""x"")",,formula.json\n`,
+    'time,level,rule_title,rule_id,record_id,event_id,computer,channel,file,details\n' +
+      `2024-05-01T10:00:00.000Z,low,Any failed logon,,1,4625,"'=HYPERLINK(""http://127.0.0.1:9/csv"",""x"")",,formula.json,\n`,
   );
   const ts = tae('sigma', '--timesketch', '--csv', '--rule', 'any-4625.yml', 'formula.json');
   assert.match(
     ts.stdout,
-    /^message,datetime,timestamp,timestamp_desc,time,level,rule_title,rule_id,record_id,event_id,computer,channel,file\n/,
+    /^message,datetime,timestamp,timestamp_desc,time,level,rule_title,rule_id,record_id,event_id,computer,channel,file,details\n/,
   );
   assert.ok(ts.stdout.includes(',"=HYPERLINK(""http://127.0.0.1:9/csv"",""x"")",'));
 });
