@@ -19,6 +19,15 @@ export {
   type PayloadSetLimits,
   payloadBytes,
 } from './payload-set.js';
+export {
+  createPayloadScanQueue,
+  type PayloadMatch,
+  type PayloadScanOutcome,
+  type PayloadScanQueue,
+  type PayloadScanQueueOptions,
+  type PayloadScanRule,
+  type PayloadScanSummary,
+} from './scan-queue.js';
 export { FIELD_SOURCES, type FieldSource, SCRIPT_BLOCK_SOURCE } from './sources.js';
 export {
   type DecodeLayer,
