@@ -23,6 +23,7 @@ import { type FormatFlags, formatOf, formatOptions } from './formats.js';
 import { expandInputs, inputsHelp } from './inputs.js';
 import { Output, writeRecords } from './output.js';
 import { Progress, RunProgress } from './progress.js';
+import { yaraCacheDir } from './rule-cache.js';
 import { eventWindowOf, ruleChoiceOf, type TriageFlags, triageOptions } from './rule-filter.js';
 import { printRuleProfile, ruleProfile } from './rule-profile.js';
 import { loadSigmaRules, type SigmaRules } from './sigma-rules.js';
@@ -74,7 +75,10 @@ export function analyzeCommand(program: Command, setExit: (code: ExitCode) => vo
     .option('--title <text>', 'report title')
     .addOption(failOnOption())
     .option('-q, --quiet', 'print nothing on stdout (files are still written)')
-    .option('--no-cache', 'parse the Sigma rules again instead of using the rule cache');
+    .option(
+      '--no-cache',
+      'parse the Sigma (and compile the YARA) rules again instead of using the rule cache',
+    );
   triageOptions(command);
   formatOptions(command, { timesketch: true }).action(async (files: string[], flags: AnalyzeFlags) => {
     setExit(await runAnalyze(files, flags));
@@ -129,7 +133,8 @@ async function runAnalyze(operands: string[], flags: AnalyzeFlags): Promise<Exit
   let yara: { rules: CompiledRuleSet; engine: YaraEngine } | undefined;
   if (flags.yara === true) {
     status.update('analyze: compiling YARA rules…', true);
-    const engine = new YaraEngine();
+    const cacheDir = flags.cache === false ? undefined : yaraCacheDir(); // as `tae yara` does
+    const engine = new YaraEngine(cacheDir === undefined ? {} : { cacheDir });
     try {
       yara = { engine, rules: await compileYaraFlags(engine, { ...flags, rule: yaraRules }) };
     } catch (e) {
