@@ -9,10 +9,10 @@
  * holds the peak RSS of every size and whether they are flat (within 25 % of each other).
  *   node --import tsx bench/job.ts [--quick] [--sizes 100M,500M,1G] [--keep] [--yara [--rounds N]]
  * --quick (or TAE_BENCH_JOB_QUICK=1) runs only 100 MB; --keep keeps the data directories.
- * --yara measures payload scanning instead (issue 19, acceptance 3): per size, the public job
- * with Sigma, without and with `--yara` (run_yara_payloads), alternated N times (default 3) so
- * that a noisy machine weighs on both alike; each run's wall and CPU time (user + sys), then the
- * medians and the ratio with/without.
+ * --yara (or TAE_BENCH_JOB_YARA=1, for `npm run bench -- --only job`) measures payload
+ * scanning instead (issue 19, acceptance 3): per size, the public job with Sigma, without and
+ * with `--yara` (run_yara_payloads), alternated N times (default 3) so that a noisy machine
+ * weighs on both alike; each run's wall and CPU time (user + sys), then the medians and ratios.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -29,6 +29,7 @@ const { values: opts } = parseArgs({
     rounds: { type: 'string' },
   },
 });
+const YARA = opts.yara === true || process.env.TAE_BENCH_JOB_YARA === '1';
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js');
 const OUT = join(ROOT, '.bench-out');
@@ -189,7 +190,7 @@ async function main(): Promise<void> {
       wallMs: Math.round(parse.wallMs),
       peakRssMiB: mib(parse.peakRssKb),
     });
-    if (opts.yara) {
+    if (YARA) {
       await yaraRuns(size, files, parse.wallMs);
       continue;
     }
@@ -199,7 +200,7 @@ async function main(): Promise<void> {
       if (size === '1G') summary[`${visibility}1G`] = r;
     }
   }
-  if (opts.yara) return;
+  if (YARA) return;
   for (const visibility of ['private', 'public'] as const) {
     const values = Object.values(peaks[visibility]!).filter((v): v is number => v !== null);
     const spread = values.length > 1 ? Math.max(...values) / Math.min(...values) - 1 : 0;
