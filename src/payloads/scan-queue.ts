@@ -87,6 +87,16 @@ export interface PayloadScanQueue {
   finish(): Promise<PayloadScanSummary>;
 }
 
+/** A payload waiting for its scan: its bytes, and what a match would report (no full text kept). */
+interface Job {
+  readonly bytes: Uint8Array;
+  readonly key: string | null;
+  readonly seq: number;
+  readonly found: Omit<PayloadMatch, 'sha256' | 'rules' | 'records' | 'occurrences'>;
+  readonly records: readonly PayloadRecord[];
+}
+
+/** A payload being scanned collects the records of its repeats; a scanned one is its match or null. */
 type Seen = { pending: true; records: PayloadRecord[]; occurrences: number } | PayloadMatch | null;
 
 const printable = (bytes: Uint8Array, max: number): string => {
@@ -98,6 +108,12 @@ const printable = (bytes: Uint8Array, max: number): string => {
   return s;
 };
 
+/** A copy of at most `max` characters: a slice would keep the whole text alive. */
+const copyOf = (s: string, max: number): string => `${s.slice(0, max)} `.slice(0, -1);
+
+/** Payloads queued or being scanned, beyond which `add` asks the caller to wait (tiny payloads). */
+const MAX_JOBS_IN_FLIGHT = 4096;
+
 export function createPayloadScanQueue(options: PayloadScanQueueOptions): PayloadScanQueue {
   const concurrency = options.concurrency ?? 4;
   const maxInFlight = options.maxBytesInFlight ?? 32 * 1024 * 1024;
@@ -107,8 +123,8 @@ export function createPayloadScanQueue(options: PayloadScanQueueOptions): Payloa
   const previewChars = options.previewChars ?? 300;
   const extractor = createPayloadExtractor(options.limits ? { limits: options.limits } : {});
   const seen = new Map<string, Seen>();
-  const waiting: { payload: Payload; bytes: Uint8Array; key: string | null; sha256: string; seq: number }[] =
-    [];
+  const waiting: Job[] = [];
+  let next = 0; // waiting[next] is the next to start (shift() is linear)
   /** With the order their payloads were found in: scans finish in any order, results must not. */
   const matches: { seq: number; match: PayloadMatch }[] = [];
   let seq = 0;
@@ -119,57 +135,43 @@ export function createPayloadScanQueue(options: PayloadScanQueueOptions): Payloa
   let firstProblem: string | null = null;
   let error: unknown;
 
+  const full = (): boolean => inFlight > maxInFlight || running + waiting.length - next > MAX_JOBS_IN_FLIGHT;
+
   const settle = (): void => {
-    if (inFlight > maxInFlight && running > 0) return;
+    if (full() && running > 0) return;
     const wake = drained;
     drained = [];
     for (const w of wake) w();
   };
 
-  const record = (job: (typeof waiting)[number], outcome: PayloadScanOutcome): void => {
-    const { key, payload, sha256, bytes } = job;
-    const pending = key === null ? undefined : seen.get(key);
-    const records = pending !== null && pending !== undefined && 'pending' in pending ? pending.records : [];
-    const occurrences =
-      pending !== null && pending !== undefined && 'pending' in pending
-        ? pending.occurrences
-        : payload.records.length;
+  const record = (job: Job, outcome: PayloadScanOutcome): void => {
+    const held = job.key === null ? undefined : seen.get(job.key);
+    const repeats = held !== null && held !== undefined && 'pending' in held ? held : undefined;
     let kept: PayloadMatch | null = null;
     if (outcome.kind === 'timeout' || outcome.kind === 'failed') {
       if (outcome.kind === 'timeout') stats.timeouts++;
       else stats.failed++;
       firstProblem ??=
         outcome.kind === 'timeout'
-          ? `a ${payload.kind} payload scan timed out after ${Math.ceil(outcome.timeoutMs / 1000)} s`
-          : `a ${payload.kind} payload could not be scanned: ${outcome.message}`;
+          ? `a ${job.found.kind} payload scan timed out after ${Math.ceil(outcome.timeoutMs / 1000)} s`
+          : `a ${job.found.kind} payload could not be scanned: ${outcome.message}`;
     } else if (outcome.matches.length > 0) {
       if (matches.length >= maxMatches) stats.dropped++;
       else {
         kept = {
-          kind: payload.kind,
-          computer: payload.computer,
-          ...(payload.label !== undefined ? { label: payload.label } : {}),
-          provenance: payload.provenance,
-          partial: payload.partial,
-          truncated: payload.truncated,
-          sha256,
-          size: bytes.length,
-          binary: payload.text === undefined,
-          preview:
-            payload.text === undefined
-              ? printable(bytes, previewChars)
-              : `${payload.text.slice(0, previewChars)} `.slice(0, -1), // a copy, not a slice of the whole text
+          ...job.found,
+          sha256: createHash('sha256').update(job.bytes).digest('hex'),
           rules: outcome.matches.map((m) => ({ rule: m.rule, namespace: m.namespace, tags: [...m.tags] })),
-          records: [...payload.records, ...records].slice(0, maxRecords),
-          occurrences,
+          records: [...job.records, ...(repeats?.records ?? [])].slice(0, maxRecords),
+          occurrences: repeats?.occurrences ?? job.records.length,
         };
         matches.push({ seq: job.seq, match: kept });
       }
     }
-    if (key !== null) seen.set(key, kept);
+    if (job.key !== null) seen.set(job.key, kept);
   };
 
-  const run = async (job: (typeof waiting)[number]): Promise<void> => {
+  const run = async (job: Job): Promise<void> => {
     try {
       const outcome = await options.scan(job.bytes);
       stats.scanned++;
@@ -186,21 +188,29 @@ export function createPayloadScanQueue(options: PayloadScanQueueOptions): Payloa
   };
 
   function pump(): void {
-    while (running < concurrency && waiting.length > 0 && error === undefined) {
+    while (running < concurrency && next < waiting.length && error === undefined) {
       running++;
-      void run(waiting.shift()!);
+      const job = waiting[next]!;
+      waiting[next++] = undefined as never; // released as it starts
+      void run(job);
+    }
+    if (next > 1024 && next * 2 > waiting.length) {
+      waiting.splice(0, next);
+      next = 0;
     }
     if (error !== undefined) {
-      for (const job of waiting.splice(0)) inFlight -= job.bytes.length;
+      for (const job of waiting.slice(next)) inFlight -= job.bytes.length;
+      waiting.length = 0;
+      next = 0;
       settle();
     }
   }
 
   const queue = (payload: Payload): void => {
     const bytes = payloadBytes(payload);
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
-    let key: string | null =
-      `${payload.kind}\u0000${payload.text === undefined ? 'b' : 't'}\u0000${payload.computer}\u0000${sha256}`;
+    const binary = payload.text === undefined;
+    const hash = createHash('sha256').update(`${payload.kind}\u0000${binary ? 'b' : 't'}\u0000`);
+    let key: string | null = hash.update(payload.computer).update('\u0000').update(bytes).digest('base64');
     const known = seen.get(key);
     if (known !== undefined) {
       stats.repeats++;
@@ -213,14 +223,28 @@ export function createPayloadScanQueue(options: PayloadScanQueueOptions): Payloa
       seen.set(key, { pending: true, records: [], occurrences: payload.records.length });
     else key = null;
     inFlight += bytes.length;
-    waiting.push({ payload, bytes, key, sha256, seq: seq++ });
+    waiting.push({
+      bytes,
+      key,
+      seq: seq++,
+      records: payload.records.slice(0, maxRecords),
+      found: {
+        kind: payload.kind,
+        computer: copyOf(payload.computer, 1000),
+        ...(payload.label !== undefined ? { label: copyOf(payload.label, 1000) } : {}),
+        provenance: payload.provenance,
+        partial: payload.partial,
+        truncated: payload.truncated,
+        size: bytes.length,
+        binary,
+        preview: binary ? printable(bytes, previewChars) : copyOf(payload.text, previewChars),
+      },
+    });
     pump();
   };
 
   const wait = (): Promise<void> | undefined =>
-    inFlight > maxInFlight && error === undefined
-      ? new Promise<void>((resolve) => drained.push(resolve))
-      : undefined;
+    full() && error === undefined ? new Promise<void>((resolve) => drained.push(resolve)) : undefined;
 
   return {
     add(e, file) {
@@ -230,7 +254,7 @@ export function createPayloadScanQueue(options: PayloadScanQueueOptions): Payloa
     },
     async finish() {
       if (error === undefined) for (const p of extractor.finish()) queue(p);
-      while (running > 0 || (waiting.length > 0 && error === undefined))
+      while (running > 0 || (next < waiting.length && error === undefined))
         await new Promise<void>((resolve) => drained.push(resolve));
       const diagnostics: Partial<Record<PayloadDiagnosticCode, number>> = {};
       for (const d of extractor.diagnostics) diagnostics[d.code] = (diagnostics[d.code] ?? 0) + 1;
