@@ -41,18 +41,22 @@ test('bytes in flight stay under the cap, repeats are scanned once and join the 
   let scanning = 0;
   let most = 0;
   const sizes: number[] = [];
+  const batches: number[] = [];
   const queue = createPayloadScanQueue({
-    scan: async (bytes) => {
-      scanning += bytes.length;
+    scan: async (targets) => {
+      const bytes = targets.reduce((n, t) => n + t.length, 0);
+      scanning += bytes;
       most = Math.max(most, scanning);
-      sizes.push(bytes.length);
+      sizes.push(...targets.map((t) => t.length));
+      batches.push(targets.length);
       try {
-        return await engine.scan({ rules, target: { bytes }, timeoutMs: 1_000 });
+        return await engine.scanBatch({ rules, targets, timeoutMs: 1_000 });
       } finally {
-        scanning -= bytes.length;
+        scanning -= bytes;
       }
     },
-    concurrency: 8,
+    concurrency: 2,
+    batchCount: 8,
     maxBytesInFlight: 64 * 1024,
   });
   let waits = 0;
@@ -66,6 +70,8 @@ test('bytes in flight stay under the cap, repeats are scanned once and join the 
   const s = await queue.finish();
   assert.equal(s.scanned, 40);
   assert.equal(s.repeats, 5);
+  assert.equal(sizes.length, 40);
+  assert.ok(batches.length < 40 && Math.max(...batches) <= 8, `batches of ${batches.join(', ')}`);
   assert.ok(waits > 0, 'the caller was asked to wait');
   assert.ok(
     most <= 64 * 1024 + Math.max(...sizes),
@@ -91,18 +97,31 @@ test('a scan that times out is counted and said; one that throws stops the queue
   const slow = await compiled(
     'rule forever { condition: for all i in (0..filesize - 1) : ( for all j in (0..filesize - 1) : ( uint8(j) == uint8(i) ) ) }',
   );
-  const [big] = await eventsOf([scriptBlockEvent('a'.repeat(30_000), 1)]);
+  const events = await eventsOf([
+    scriptBlockEvent('a'.repeat(30_000), 1),
+    scriptBlockEvent('a'.repeat(20), 2),
+  ]);
+  let batches = 0;
   const timed = createPayloadScanQueue({
-    scan: (bytes) => engine.scan({ rules: slow, target: { bytes }, timeoutMs: 1_000 }),
+    scan: (targets) => {
+      batches++;
+      return engine.scanBatch({ rules: slow, targets, timeoutMs: 1_000 });
+    },
   });
-  await timed.add(big!);
+  for (const e of events) await timed.add(e);
   const t = await timed.finish();
+  assert.equal(batches, 1, 'both payloads went in one batch');
   assert.equal(t.timeouts, 1);
   assert.match(t.firstProblem!, /a script-block payload scan timed out after 1 s/);
+  assert.deepEqual(
+    t.matches.map((m) => [m.records[0]!.recordId, m.rules.map((r) => r.rule)]),
+    [[2, ['forever']]],
+    'the other payload of the batch was scanned to the end',
+  );
 
   let calls = 0;
   const broken = createPayloadScanQueue({
-    scan: async (): Promise<PayloadScanOutcome> => {
+    scan: async (): Promise<PayloadScanOutcome[]> => {
       calls++;
       throw new Error('no native binary');
     },

@@ -77,13 +77,13 @@ export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResu
     yara === undefined
       ? undefined
       : createPayloadScanQueue({
-          scan: (bytes) =>
-            yara.engine.scan({
+          scan: (targets) =>
+            yara.engine.scanBatch({
               rules: yara.rules,
-              target: { bytes },
+              targets,
               timeoutMs: yara.engine.options.scanTimeoutMs,
             }),
-          concurrency: 2 * yara.engine.options.threads,
+          concurrency: yara.engine.options.threads,
         });
   const pass = createSigmaPass({ analyzer, ...(sigma === undefined ? {} : { sigma }) });
   const detections = new Detections();

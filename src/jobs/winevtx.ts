@@ -141,12 +141,11 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
   }
 }
 
-/** Payload scans through the engine's workers; the engine's scan timeout always applies. */
+/** Payload scans in batches on the engine's workers, one batch a worker; each scan under the engine's timeout. */
 function payloadScanQueue(rules: CompiledRuleSet, engine: YaraEngine, signal: AbortSignal): PayloadScanQueue {
   return createPayloadScanQueue({
-    scan: (bytes) =>
-      engine.scan({ rules, target: { bytes }, timeoutMs: engine.options.scanTimeoutMs, signal }),
-    concurrency: 2 * engine.options.threads,
+    scan: (targets) => engine.scanBatch({ rules, targets, timeoutMs: engine.options.scanTimeoutMs, signal }),
+    concurrency: engine.options.threads,
   });
 }
 

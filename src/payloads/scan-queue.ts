@@ -64,9 +64,14 @@ export interface PayloadScanSummary {
 }
 
 export interface PayloadScanQueueOptions {
-  readonly scan: (bytes: Uint8Array) => Promise<PayloadScanOutcome>;
-  /** Scans running at once (default 4). */
+  /** Scans a batch of payloads: one outcome per buffer, in order (one worker task for many). */
+  readonly scan: (batch: readonly Uint8Array[]) => Promise<readonly PayloadScanOutcome[]>;
+  /** Batches scanned at once (default 2). */
   readonly concurrency?: number;
+  /** A batch is sent when it holds this many payloads (default 64)… */
+  readonly batchCount?: number;
+  /** …or this many bytes (default 1 MiB), when the queue is full, or at the end. */
+  readonly batchBytes?: number;
   /** Payload bytes waiting or being scanned before `add` asks the caller to wait (default 32 MiB). */
   readonly maxBytesInFlight?: number;
   /** Matched payloads kept (default 5,000). */
@@ -115,7 +120,9 @@ const copyOf = (s: string, max: number): string => `${s.slice(0, max)} `.slice(0
 const MAX_JOBS_IN_FLIGHT = 4096;
 
 export function createPayloadScanQueue(options: PayloadScanQueueOptions): PayloadScanQueue {
-  const concurrency = options.concurrency ?? 4;
+  const concurrency = options.concurrency ?? 2;
+  const batchCount = options.batchCount ?? 64;
+  const batchBytes = options.batchBytes ?? 1024 * 1024;
   const maxInFlight = options.maxBytesInFlight ?? 32 * 1024 * 1024;
   const maxMatches = options.maxMatches ?? 5000;
   const maxRecords = options.maxRecords ?? 20;
@@ -124,7 +131,8 @@ export function createPayloadScanQueue(options: PayloadScanQueueOptions): Payloa
   const extractor = createPayloadExtractor(options.limits ? { limits: options.limits } : {});
   const seen = new Map<string, Seen>();
   const waiting: Job[] = [];
-  let next = 0; // waiting[next] is the next to start (shift() is linear)
+  let waitingBytes = 0;
+  let flushing = false;
   /** With the order their payloads were found in: scans finish in any order, results must not. */
   const matches: { seq: number; match: PayloadMatch }[] = [];
   let seq = 0;
@@ -135,7 +143,7 @@ export function createPayloadScanQueue(options: PayloadScanQueueOptions): Payloa
   let firstProblem: string | null = null;
   let error: unknown;
 
-  const full = (): boolean => inFlight > maxInFlight || running + waiting.length - next > MAX_JOBS_IN_FLIGHT;
+  const full = (): boolean => inFlight > maxInFlight || waiting.length > MAX_JOBS_IN_FLIGHT;
 
   const settle = (): void => {
     if (full() && running > 0) return;
@@ -171,37 +179,44 @@ export function createPayloadScanQueue(options: PayloadScanQueueOptions): Payloa
     if (job.key !== null) seen.set(job.key, kept);
   };
 
-  const run = async (job: Job): Promise<void> => {
+  const run = async (batch: readonly Job[], bytes: number): Promise<void> => {
     try {
-      const outcome = await options.scan(job.bytes);
-      stats.scanned++;
-      stats.bytes += job.bytes.length;
-      record(job, outcome);
+      const outcomes = await options.scan(batch.map((j) => j.bytes));
+      for (const [i, job] of batch.entries()) {
+        stats.scanned++;
+        stats.bytes += job.bytes.length;
+        record(job, outcomes[i] ?? { kind: 'failed', message: 'the scan returned no outcome' });
+      }
     } catch (e) {
       error ??= e ?? new Error('payload scan failed');
     } finally {
       running--;
-      inFlight -= job.bytes.length;
+      inFlight -= bytes;
       pump();
       settle();
     }
   };
 
+  /** Sends the next batches while slots are free: whole batches, or what waits when full or at the end. */
   function pump(): void {
-    while (running < concurrency && next < waiting.length && error === undefined) {
+    while (running < concurrency && waiting.length > 0 && error === undefined) {
+      if (!flushing && !full() && waiting.length < batchCount && waitingBytes < batchBytes) break;
+      let n = 0;
+      let bytes = 0;
+      while (
+        n < waiting.length &&
+        n < batchCount &&
+        (n === 0 || bytes + waiting[n]!.bytes.length <= batchBytes)
+      )
+        bytes += waiting[n++]!.bytes.length;
+      waitingBytes -= bytes;
       running++;
-      const job = waiting[next]!;
-      waiting[next++] = undefined as never; // released as it starts
-      void run(job);
-    }
-    if (next > 1024 && next * 2 > waiting.length) {
-      waiting.splice(0, next);
-      next = 0;
+      void run(waiting.splice(0, n), bytes);
     }
     if (error !== undefined) {
-      for (const job of waiting.slice(next)) inFlight -= job.bytes.length;
+      inFlight -= waitingBytes;
       waiting.length = 0;
-      next = 0;
+      waitingBytes = 0;
       settle();
     }
   }
@@ -223,6 +238,7 @@ export function createPayloadScanQueue(options: PayloadScanQueueOptions): Payloa
       seen.set(key, { pending: true, records: [], occurrences: payload.records.length });
     else key = null;
     inFlight += bytes.length;
+    waitingBytes += bytes.length;
     waiting.push({
       bytes,
       key,
@@ -254,7 +270,9 @@ export function createPayloadScanQueue(options: PayloadScanQueueOptions): Payloa
     },
     async finish() {
       if (error === undefined) for (const p of extractor.finish()) queue(p);
-      while (running > 0 || (next < waiting.length && error === undefined))
+      flushing = true;
+      pump();
+      while (running > 0 || (waiting.length > 0 && error === undefined))
         await new Promise<void>((resolve) => drained.push(resolve));
       const diagnostics: Partial<Record<PayloadDiagnosticCode, number>> = {};
       for (const d of extractor.diagnostics) diagnostics[d.code] = (diagnostics[d.code] ?? 0) + 1;
