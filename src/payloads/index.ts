@@ -1,7 +1,8 @@
 /**
  * Payloads: the code events carry (PowerShell script blocks, encoded commands, FromBase64String
  * stages, service image paths, scheduled task XML, WMI consumers, Defender detections),
- * reassembled and decoded within documented bounds. Pure: events in, payloads out.
+ * reassembled and decoded within documented bounds. Pure: events in, payloads out; the scan
+ * queue hands them to a scan function the caller supplies (YARA-X on its workers).
  */
 
 export {

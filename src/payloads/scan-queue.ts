@@ -1,9 +1,11 @@
 /**
- * Payloads scanned as the events stream by: events in, each distinct payload handed to a scan
- * function the caller supplies (YARA-X on its workers, with its timeout), matches kept with a
- * clipped preview. Pure orchestration: the scan is injected, so this module stays free of I/O.
- * Bounded: payload bytes waiting or being scanned (past the cap, `add` returns a promise to
- * wait on), payloads remembered for de-duplication, matches and records kept.
+ * Payloads scanned as the events stream by: events in, each distinct payload handed, in
+ * batches (one worker task costs far more than scanning a few KB), to a scan function the
+ * caller supplies (YARA-X on its workers, each buffer under its timeout); matches are kept with
+ * a clipped preview, in the order the payloads were found. Pure orchestration: the scan is
+ * injected, so this module stays free of I/O. Bounded: payload bytes and payloads waiting or
+ * being scanned (past either cap `add` returns a promise to wait on), payloads remembered for
+ * de-duplication, matches and records kept.
  */
 import { createHash } from 'node:crypto';
 import type { EvtxEvent } from '../evtx/index.js';
