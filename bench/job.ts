@@ -7,8 +7,12 @@
  * 100 MB (one file), 500 MB (two) and 1 GB (four 238 MiB files, the spec's job limit), made by
  * fixtures/generate-large.ts and cached under .bench-out/. One JSON object per line; the last
  * holds the peak RSS of every size and whether they are flat (within 25 % of each other).
- *   node --import tsx bench/job.ts [--quick] [--sizes 100M,500M,1G] [--keep]
+ *   node --import tsx bench/job.ts [--quick] [--sizes 100M,500M,1G] [--keep] [--yara [--rounds N]]
  * --quick (or TAE_BENCH_JOB_QUICK=1) runs only 100 MB; --keep keeps the data directories.
+ * --yara (or TAE_BENCH_JOB_YARA=1, for `npm run bench -- --only job`) measures payload
+ * scanning instead (issue 19, acceptance 3): per size, the public job with Sigma, without and
+ * with `--yara` (run_yara_payloads), alternated N times (default 3) so that a noisy machine
+ * weighs on both alike; each run's wall and CPU time (user + sys), then the medians and ratios.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -17,8 +21,15 @@ import { parseArgs } from 'node:util';
 import { timeProcess } from './measure.js';
 
 const { values: opts } = parseArgs({
-  options: { quick: { type: 'boolean' }, sizes: { type: 'string' }, keep: { type: 'boolean' } },
+  options: {
+    quick: { type: 'boolean' },
+    sizes: { type: 'string' },
+    keep: { type: 'boolean' },
+    yara: { type: 'boolean' },
+    rounds: { type: 'string' },
+  },
 });
+const YARA = opts.yara === true || process.env.TAE_BENCH_JOB_YARA === '1';
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js');
 const OUT = join(ROOT, '.bench-out');
@@ -78,6 +89,7 @@ async function jobRun(
   files: readonly string[],
   visibility: 'private' | 'public',
   parseMs: number,
+  yara = false,
 ) {
   const data = mkdtempSync(join(OUT, 'data-'));
   try {
@@ -89,7 +101,16 @@ async function jobRun(
     const uploaded = cliJson<{ file_id: string }[]>(['files', 'upload', ...auth, ...files]);
     const job = await timeProcess(
       'node',
-      [CLI, 'jobs', 'parse', '--sigma', ...auth, '--json', ...uploaded.map((u) => u.file_id)],
+      [
+        CLI,
+        'jobs',
+        'parse',
+        '--sigma',
+        ...(yara ? ['--yara'] : []),
+        ...auth,
+        '--json',
+        ...uploaded.map((u) => u.file_id),
+      ],
       {},
     );
     const body = JSON.parse(job.stdout) as JobJson;
@@ -101,13 +122,15 @@ async function jobRun(
     });
     const s = job.wallMs / 1000;
     const row = {
-      name: `${label} ${visibility} job, Sigma on, index built`,
+      name: `${label} ${visibility} job, Sigma on, index built${yara ? ', payload YARA on' : ''}`,
       files: files.length,
       inputBytes: files.reduce((n, f) => n + statSync(f).size, 0),
       status: body.status,
       exitCode: job.exitCode,
       events,
       wallMs: Math.round(job.wallMs),
+      cpuMs: job.cpuMs,
+      ...(yara ? { yaraPayloads: overview.yara_payloads ?? null } : {}),
       vsTaeParse: Number((job.wallMs / parseMs).toFixed(2)),
       eventsPerSec: Math.round(events / s),
       peakRssMiB: mib(job.peakRssKb),
@@ -121,6 +144,31 @@ async function jobRun(
   } finally {
     if (!opts.keep) rmSync(data, { recursive: true, force: true });
   }
+}
+
+const middle = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+
+/** Without and with payload scanning, alternated, on the same files in the same run. */
+async function yaraRuns(size: string, files: readonly string[], parseMs: number): Promise<void> {
+  const rounds = Number(opts.rounds ?? 3);
+  const runs: Record<'off' | 'on', { wallMs: number; cpuMs: number }[]> = { off: [], on: [] };
+  for (let i = 0; i < rounds; i++)
+    for (const yara of i % 2 === 0 ? [false, true] : [true, false]) {
+      const r = await jobRun(size, files, 'public', parseMs, yara);
+      runs[yara ? 'on' : 'off'].push({ wallMs: r.wallMs, cpuMs: r.cpuMs ?? Number.NaN });
+    }
+  const med = (k: 'off' | 'on', f: 'wallMs' | 'cpuMs') => middle(runs[k].map((r) => r[f]));
+  emit({
+    summary: {
+      name: `${size} public job, Sigma on: payload YARA off vs on (${rounds} runs each, alternated)`,
+      wallMs: { off: runs.off.map((r) => r.wallMs), on: runs.on.map((r) => r.wallMs) },
+      cpuMs: { off: runs.off.map((r) => r.cpuMs), on: runs.on.map((r) => r.cpuMs) },
+      medianWallMs: { off: med('off', 'wallMs'), on: med('on', 'wallMs') },
+      medianCpuMs: { off: med('off', 'cpuMs'), on: med('on', 'cpuMs') },
+      wallRatio: Number((med('on', 'wallMs') / med('off', 'wallMs')).toFixed(3)),
+      cpuRatio: Number((med('on', 'cpuMs') / med('off', 'cpuMs')).toFixed(3)),
+    },
+  });
 }
 
 async function main(): Promise<void> {
@@ -142,12 +190,17 @@ async function main(): Promise<void> {
       wallMs: Math.round(parse.wallMs),
       peakRssMiB: mib(parse.peakRssKb),
     });
+    if (YARA) {
+      await yaraRuns(size, files, parse.wallMs);
+      continue;
+    }
     for (const visibility of ['private', 'public'] as const) {
       const r = await jobRun(size, files, visibility, parse.wallMs);
       peaks[visibility]![size] = r.peakRssMiB;
       if (size === '1G') summary[`${visibility}1G`] = r;
     }
   }
+  if (YARA) return;
   for (const visibility of ['private', 'public'] as const) {
     const values = Object.values(peaks[visibility]!).filter((v): v is number => v !== null);
     const spread = values.length > 1 ? Math.max(...values) / Math.min(...values) - 1 : 0;

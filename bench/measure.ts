@@ -6,6 +6,8 @@ export interface Timed {
   readonly wallMs: number;
   readonly exitCode: number | null;
   readonly peakRssKb: number | null;
+  /** The process's CPU time (user + system, its waited-for children included), from /usr/bin/time. */
+  readonly cpuMs: number | null;
   readonly stdout: string;
 }
 
@@ -23,7 +25,7 @@ export function timeProcess(cmd: string, args: readonly string[], o: RunOptions 
   const full = [...(o.cpus ? ['taskset', '-c', o.cpus] : []), cmd, ...args];
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn('/usr/bin/time', ['-f', 'TAE_PEAK_RSS_KB=%M', ...full], {
+    const child = spawn('/usr/bin/time', ['-f', 'TAE_PEAK_RSS_KB=%M TAE_CPU_S=%U+%S', ...full], {
       stdio: ['ignore', o.discard ? openSync('/dev/null', 'w') : 'pipe', 'pipe'],
       env: { ...process.env, ...o.env },
     });
@@ -40,10 +42,12 @@ export function timeProcess(cmd: string, args: readonly string[], o: RunOptions 
     child.on('close', (code) => {
       clearTimeout(timer);
       const m = /TAE_PEAK_RSS_KB=(\d+)/.exec(stderr);
+      const cpu = /TAE_CPU_S=([\d.]+)\+([\d.]+)/.exec(stderr);
       resolve({
         wallMs: performance.now() - started,
         exitCode: code,
         peakRssKb: m ? Number(m[1]) : null,
+        cpuMs: cpu ? Math.round((Number(cpu[1]) + Number(cpu[2])) * 1000) : null,
         stdout,
       });
     });

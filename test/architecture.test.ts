@@ -40,6 +40,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'insights',
     'lookup',
     'search',
+    'payloads',
   ],
   service: [
     'errors',

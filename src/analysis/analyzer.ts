@@ -12,6 +12,7 @@ import { EventIdMetricsBuilder } from './builders/event-id-metrics.js';
 import { LogonSummaryBuilder } from './builders/logon-summary.js';
 import { NetworkBuilder } from './builders/network.js';
 import { OverviewBuilder } from './builders/overview.js';
+import { type PayloadScanInput, PayloadYaraBuilder } from './builders/payload-yara.js';
 import { PersistenceBuilder } from './builders/persistence.js';
 import { ProcessGraphBuilder } from './builders/process-graph.js';
 import { ProcessesBuilder } from './builders/processes.js';
@@ -32,6 +33,8 @@ import {
 export interface AnalyzerOptions {
   /** The job ran Sigma rules: the Overview gets a Sigma Matches table (default false). */
   readonly sigma?: boolean;
+  /** The run scans payloads with YARA: the Overview gets a YARA Payload Matches table (default false). */
+  readonly yaraPayloads?: boolean;
   /** Event-id descriptions with %n placeholders, for Windows messages (the lookup module). */
   readonly describe?: DescribeEvent;
   /** Only events in [start, end] (Unix ms, inclusive) are analysed, as a time-filtered rebuild. */
@@ -49,6 +52,8 @@ export interface Analyzer {
   add(event: EvtxEvent, source: EventSource): boolean;
   addSigmaMatch(match: SigmaMatchInput): void;
   addDiagnostics(diagnostics: readonly Diagnostic[], source: EventSource): void;
+  /** What the run's payload scan found (with `yaraPayloads`; once, before `finish`). */
+  addPayloadScan(scan: PayloadScanInput): void;
   /** Builds the insights of every result type. */
   finish(): AnalysisResults;
 }
@@ -74,6 +79,7 @@ export function createAnalyzer(options: AnalyzerOptions = {}): Analyzer {
   const overview = new OverviewBuilder(options.sigma === true);
   const timeline = new TimelineBuilder();
   const graph = new ProcessGraphBuilder(o.maxGraphNodes);
+  const payloadYara = options.yaraPayloads === true ? new PayloadYaraBuilder() : null;
   const builders: Builder[] = [
     graph,
     timeline,
@@ -151,6 +157,9 @@ export function createAnalyzer(options: AnalyzerOptions = {}): Analyzer {
     addDiagnostics(diagnostics, source) {
       overview.diagnostics(diagnostics, source);
     },
+    addPayloadScan(scan) {
+      payloadYara?.add(scan);
+    },
     finish() {
       const extra: Record<string, string> = {
         duplicate_records: String(dedup.duplicates),
@@ -158,9 +167,12 @@ export function createAnalyzer(options: AnalyzerOptions = {}): Analyzer {
         ...(o.ranged ? { records_outside_time_range: String(outsideRange) } : {}),
         ...(graph.dropped > 0 ? { processes_left_out_of_graph: String(graph.dropped) } : {}),
         ...(extractorFailures > 0 ? { events_not_understood: String(extractorFailures) } : {}),
+        ...(payloadYara !== null ? { yara_payloads: payloadYara.overviewLine() } : {}),
       };
+      if (payloadYara !== null) timeline.addEntries(payloadYara.timelineEntries());
       const results = Object.fromEntries(RESULT_TYPES.map((t) => [t, [] as Insight[]])) as AnalysisResults;
       results.Overview = overview.finish(extra);
+      if (payloadYara !== null) results.Overview.push(payloadYara.table());
       for (const b of builders) results[b.resultType].push(...b.finish());
       return results;
     },

@@ -11,6 +11,11 @@ export {
   createAnalyzer,
   flattenResults,
 } from './analyzer.js';
+export {
+  PAYLOAD_YARA_COLUMNS,
+  type PayloadMatchInput,
+  type PayloadScanInput,
+} from './builders/payload-yara.js';
 export { contentHash, RecordSet } from './dedup.js';
 export { importanceOfSigma } from './importance.js';
 export { indexTableRow } from './index-row.js';

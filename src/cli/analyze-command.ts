@@ -3,7 +3,9 @@
  * summary on stdout, progress on stderr when it is a terminal, the job's results as JSON
  * (`--out`) and the self-contained HTML report (`--html`). Exit 1 with `--fail-on LEVEL` when a
  * Sigma match or key event is at or above LEVEL, 3 when a file could not be read, 5 when
- * records were lost (the precedence is exit-codes.ts's).
+ * records were lost (the precedence is exit-codes.ts's). With `--yara`, the payloads events
+ * carry are scanned with YARA rules: the packs' (or `--pack`'s), or the `--rule` files ending
+ * in .yar or .yara (other `--rule` files stay Sigma rules).
  */
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -11,6 +13,7 @@ import type { Command } from 'commander';
 import { TaeError } from '../errors/index.js';
 import { buildReport } from '../report/index.js';
 import { levelRank, type SigmaLevel } from '../sigma/index.js';
+import { type CompiledRuleSet, YaraEngine } from '../yara/index.js';
 import { findingRecords, keyEvents, reportRules, resultsDocument, summaryText } from './analyze-output.js';
 import { type AnalyzeProgress, type AnalyzeResult, analyzeFiles } from './analyze-run.js';
 import { collect, dataOption, failOnOption, intFlag } from './common.js';
@@ -20,13 +23,16 @@ import { type FormatFlags, formatOf, formatOptions } from './formats.js';
 import { expandInputs, inputsHelp } from './inputs.js';
 import { Output, writeRecords } from './output.js';
 import { Progress, RunProgress } from './progress.js';
+import { yaraCacheDir } from './rule-cache.js';
 import { eventWindowOf, ruleChoiceOf, type TriageFlags, triageOptions } from './rule-filter.js';
 import { printRuleProfile, ruleProfile } from './rule-profile.js';
 import { loadSigmaRules, type SigmaRules } from './sigma-rules.js';
+import { compileYaraFlags } from './yara-command.js';
 
 interface AnalyzeFlags extends FormatFlags, TriageFlags {
   cache?: boolean;
   sigma?: boolean;
+  yara?: boolean;
   rule?: string[];
   pack?: string[];
   data?: string;
@@ -45,8 +51,20 @@ export function analyzeCommand(program: Command, setExit: (code: ExitCode) => vo
     .argument('<inputs...>', 'EVTX files, directories, - or @LIST')
     .addHelpText('after', inputsHelp('evtx'))
     .option('--sigma', 'run the community Sigma rules (builtin pack and packs added with tae rules add)')
-    .option('--rule <file>', 'run this Sigma rule file or directory instead (repeatable)', collect)
-    .option('--pack <name>', 'run the Sigma rules of this pack instead (repeatable)', collect)
+    .option(
+      '--yara',
+      'scan the payloads events carry (script blocks, decoded commands, …) with YARA rules (default: every pack)',
+    )
+    .option(
+      '--rule <file>',
+      'run this Sigma rule file or directory instead (repeatable); a .yar/.yara file is a YARA rule, with --yara',
+      collect,
+    )
+    .option(
+      '--pack <name>',
+      'run the Sigma (and with --yara, YARA) rules of this pack instead (repeatable)',
+      collect,
+    )
     .addOption(dataOption())
     .option(
       '-t, --threads <n>',
@@ -57,7 +75,10 @@ export function analyzeCommand(program: Command, setExit: (code: ExitCode) => vo
     .option('--title <text>', 'report title')
     .addOption(failOnOption())
     .option('-q, --quiet', 'print nothing on stdout (files are still written)')
-    .option('--no-cache', 'parse the Sigma rules again instead of using the rule cache');
+    .option(
+      '--no-cache',
+      'parse the Sigma (and compile the YARA) rules again instead of using the rule cache',
+    );
   triageOptions(command);
   formatOptions(command, { timesketch: true }).action(async (files: string[], flags: AnalyzeFlags) => {
     setExit(await runAnalyze(files, flags));
@@ -87,7 +108,14 @@ async function runAnalyze(operands: string[], flags: AnalyzeFlags): Promise<Exit
   const threads = intFlag('--threads', flags.threads, 0, 64) ?? 0;
   const { files, unreadable } = await expandInputs(operands, 'evtx');
   if (files.length === 0) return EXIT.INPUT;
-  const wantsSigma = flags.sigma === true || (flags.rule?.length ?? 0) > 0 || (flags.pack?.length ?? 0) > 0;
+  const yaraRules = (flags.rule ?? []).filter(isYaraRuleFile);
+  const sigmaRules = (flags.rule ?? []).filter((f) => !isYaraRuleFile(f));
+  if (yaraRules.length > 0 && flags.yara !== true)
+    throw new TaeError(
+      'INVALID_ARGUMENT',
+      `${yaraRules[0]} is a YARA rule: add --yara to scan payloads with it`,
+    );
+  const wantsSigma = flags.sigma === true || sigmaRules.length > 0 || (flags.pack?.length ?? 0) > 0;
   const window = eventWindowOf(flags);
   const choice = ruleChoiceOf(flags);
   const status = new Progress(process.stderr, flags.quiet !== true && process.stderr.isTTY === true);
@@ -97,10 +125,22 @@ async function runAnalyze(operands: string[], flags: AnalyzeFlags): Promise<Exit
     sigma = await loadSigmaRules({
       choice,
       ...(flags.cache === false ? { cache: false } : {}),
-      ...(flags.rule ? { ruleFiles: flags.rule } : {}),
+      ...(sigmaRules.length > 0 ? { ruleFiles: sigmaRules } : {}),
       ...(flags.pack ? { packs: flags.pack } : {}),
       ...(flags.data ? { data: flags.data } : {}),
     });
+  }
+  let yara: { rules: CompiledRuleSet; engine: YaraEngine } | undefined;
+  if (flags.yara === true) {
+    status.update('analyze: compiling YARA rules…', true);
+    const cacheDir = flags.cache === false ? undefined : yaraCacheDir(); // as `tae yara` does
+    const engine = new YaraEngine(cacheDir === undefined ? {} : { cacheDir });
+    try {
+      yara = { engine, rules: await compileYaraFlags(engine, { ...flags, rule: yaraRules }) };
+    } catch (e) {
+      await engine.close();
+      throw e;
+    }
   }
   status.done();
   const progress = new RunProgress({ command: 'analyze', files, quiet: flags.quiet === true });
@@ -108,10 +148,19 @@ async function runAnalyze(operands: string[], flags: AnalyzeFlags): Promise<Exit
     progress.update({ fileIndex: p.fileIndex, bytesInFile: p.bytes, records: p.records });
   let result: AnalyzeResult;
   try {
-    result = await analyzeFiles({ files, threads, window, onProgress, ...(sigma ? { sigma } : {}) });
+    result = await analyzeFiles({
+      files,
+      threads,
+      window,
+      onProgress,
+      ...(sigma ? { sigma } : {}),
+      ...(yara ? { yara } : {}),
+    });
   } catch (e) {
     progress.stop();
     throw e;
+  } finally {
+    await yara?.engine.close();
   }
   progress.finish({ records: result.records });
   for (const f of result.failures) process.stderr.write(`tae: ${f.message}\n`);
@@ -157,3 +206,5 @@ function maxFindingRank(result: AnalyzeResult): number {
   const keyEventMax = Math.max(-1, ...keyEvents(result.insights).map((e) => levelRank(e.importance)));
   return Math.max(result.detections.maxLevel(), keyEventMax);
 }
+
+const isYaraRuleFile = (f: string): boolean => /\.(yar|yara)$/i.test(f);

@@ -5,6 +5,7 @@
  */
 import { clip, formatTime } from '../analysis/index.js';
 import type { Insight, TimelineEntry } from '../insights/index.js';
+import type { PayloadScanSummary } from '../payloads/index.js';
 import type { ReportRule } from '../report/index.js';
 import { evidenceLine, levelRank } from '../sigma/index.js';
 import type { AnalyzeResult } from './analyze-run.js';
@@ -76,6 +77,7 @@ export function summaryText(
       for (const [level, n] of d.byLevel()) lines.push(`  ${level.padEnd(13)} ${String(n).padStart(6)}`);
     }
   }
+  if (result.payloadScan !== undefined) lines.push(`YARA payloads: ${payloadScanLine(result.payloadScan)}`);
   const findings = rankedFindings(keyEvents(result.insights)).slice(0, TOP_FINDINGS);
   lines.push(findings.length > 0 ? 'Top findings:' : 'Top findings: none');
   for (const f of findings)
@@ -205,7 +207,47 @@ export function resultsDocument(
             evidence_omitted: d.evidenceOmitted,
             detections_truncated: d.total > d.kept.length,
           },
+    ...(result.payloadScan === undefined ? {} : { yara_payloads: payloadScanDocument(result.payloadScan) }),
     insights: result.insights,
+  };
+}
+
+const payloadScanLine = (s: PayloadScanSummary): string =>
+  `${plural(s.scanned, 'payload')} scanned, ${plural(s.matches.length + s.matchesDropped, 'match', 'matches')}` +
+  (s.timeouts + s.failed > 0 ? `, ${s.timeouts + s.failed} not scanned to the end` : '');
+
+/** `--out`'s `yara_payloads`: each matched payload with its rules and records (the preview is clipped). */
+function payloadScanDocument(s: PayloadScanSummary) {
+  return {
+    scanned: s.scanned,
+    bytes: s.bytes,
+    repeats: s.repeats,
+    timeouts: s.timeouts,
+    failed: s.failed,
+    matches_dropped: s.matchesDropped,
+    diagnostics: s.diagnostics,
+    matches: s.matches.map((m) => ({
+      kind: m.kind,
+      computer: m.computer,
+      label: m.label ?? null,
+      field: m.provenance.field,
+      layers: m.provenance.layers,
+      sha256: m.sha256,
+      size: m.size,
+      binary: m.binary,
+      partial: m.partial,
+      truncated: m.truncated,
+      rules: m.rules,
+      occurrences: m.occurrences,
+      records: m.records.map((r) => ({
+        record_id: r.recordId,
+        timestamp: isoTime(r.timestamp),
+        event_id: r.eventId,
+        channel: r.channel,
+        file: r.file ?? null,
+      })),
+      preview: m.preview,
+    })),
   };
 }
 

@@ -3,7 +3,8 @@
  * job's pipeline (src/jobs/winevtx.ts) over files read in place. Each file is decoded once
  * (large ones on the decode pool) and goes through the job's pipeline (analysis/sigma-pass.ts);
  * every reported match is also kept with its rule for the summary, the JSON results and the
- * report. Insights are those of the job, in its order.
+ * report. Insights are those of the job, in its order. With YARA rules, the payloads of new
+ * events are scanned as the job scans them (src/payloads' scan queue on the YARA workers).
  */
 import {
   correlationErrorInsight,
@@ -15,6 +16,7 @@ import type { Diagnostic } from '../evtx/index.js';
 import { errorInsight, type Insight } from '../insights/index.js';
 import { eventDescriber } from '../lookup/index.js';
 import type { DecodePool } from '../parse/index.js';
+import { createPayloadScanQueue, type PayloadScanSummary } from '../payloads/index.js';
 import {
   type DecodeFilesResult,
   decodeFiles,
@@ -23,6 +25,7 @@ import {
   pipelinePool,
 } from '../pipeline/index.js';
 import type { RuleDiagnostic } from '../sigma/index.js';
+import type { CompiledRuleSet, YaraEngine } from '../yara/index.js';
 import { Detections } from './detections.js';
 import { type EventWindow, inWindow } from './rule-filter.js';
 import type { SigmaRules } from './sigma-rules.js';
@@ -39,6 +42,8 @@ export interface AnalyzeProgress {
 export interface AnalyzeOptions {
   readonly files: readonly string[];
   readonly sigma?: SigmaRules;
+  /** Scan the payloads of events with these rules, on this engine's workers. */
+  readonly yara?: { readonly rules: CompiledRuleSet; readonly engine: YaraEngine };
   /** Decode threads for large files (0: decode on this thread). */
   readonly threads: number;
   /** Events outside are left out of the whole analysis, Sigma and insights alike (default: all). */
@@ -56,11 +61,30 @@ export interface AnalyzeResult {
   readonly diagnostics: Diagnostic[];
   /** Correlation problems (also Error insights, as in the job). */
   readonly correlationDiagnostics: RuleDiagnostic[];
+  /** With `yara`: what the payload scan found. */
+  readonly payloadScan?: PayloadScanSummary;
 }
 
 export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResult> {
   const { sigma } = options;
-  const analyzer = createAnalyzer({ sigma: sigma !== undefined, describe: eventDescriber() });
+  const { yara } = options;
+  const analyzer = createAnalyzer({
+    sigma: sigma !== undefined,
+    describe: eventDescriber(),
+    ...(yara === undefined ? {} : { yaraPayloads: true }),
+  });
+  const scans =
+    yara === undefined
+      ? undefined
+      : createPayloadScanQueue({
+          scan: (targets) =>
+            yara.engine.scanBatch({
+              rules: yara.rules,
+              targets,
+              timeoutMs: yara.engine.options.scanTimeoutMs,
+            }),
+          concurrency: yara.engine.options.threads,
+        });
   const pass = createSigmaPass({ analyzer, ...(sigma === undefined ? {} : { sigma }) });
   const detections = new Detections();
   const diagnostics: Diagnostic[] = [];
@@ -106,6 +130,7 @@ export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResu
               },
               e,
             );
+          return added.fresh ? scans?.add(e, file.name) : undefined;
         },
         fileDone(file) {
           progress(file);
@@ -130,12 +155,17 @@ export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResu
       diagnostics,
       correlationDiagnostics: [],
     };
+  const payloadScan = await scans?.finish();
+  if (payloadScan !== undefined) analyzer.addPayloadScan(payloadScan);
   const { hits, diagnostics: correlationProblems } = pass.finish();
   for (const h of hits)
     detections.add(h.correlation, { recordId: h.recordIds[0] ?? 0, timestamp: h.firstTimestamp });
   const errors: Insight[] = [
     ...failures.map((f) => errorInsight(f.message)),
     ...correlationProblems.map(correlationErrorInsight),
+    ...(payloadScan?.error === undefined
+      ? []
+      : [errorInsight(`YARA payload scanning stopped: ${errorText(payloadScan.error)}`)]),
   ];
   const insights = [...flattenResults(analyzer.finish()), ...errors];
   return {
@@ -145,5 +175,8 @@ export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResu
     failures,
     diagnostics,
     correlationDiagnostics: correlationProblems,
+    ...(payloadScan === undefined ? {} : { payloadScan }),
   };
 }
+
+const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));

@@ -129,15 +129,20 @@ export function jobsCommand(program: Command, setExit: (code: ExitCode) => void)
     .description('create an EVTX parse job over uploaded files and wait for it')
     .argument('<file_ids...>', 'file ids (tae files upload)')
     .option('--sigma', 'run the community Sigma rules')
+    .option('--yara', 'also scan the payloads events carry with the community YARA rules')
     .option('--no-wait', 'only queue the job')
     .option('-o, --out <file>', 'write the job as JSON')
     .option('--html <file>', 'write the HTML report');
   formatOptions(engineOptions(parse), { timesketch: false }).action(
-    async (ids: string[], flags: ResultFlags & { sigma?: boolean }) => {
+    async (ids: string[], flags: ResultFlags & { sigma?: boolean; yara?: boolean }) => {
       formatOf(flags);
       const code = await withEngine(flags, async (engine, auth) => {
         const created = await engine.createParseJob(
-          { file_ids: ids, run_sigma_rules: flags.sigma === true },
+          {
+            file_ids: ids,
+            run_sigma_rules: flags.sigma === true,
+            ...(flags.yara === true ? { run_yara_payloads: true } : {}),
+          },
           auth,
         );
         if (flags.wait === false) {

@@ -26,7 +26,13 @@ export const JOB_CATEGORY: Readonly<Record<JobType, 'winevtx' | 'sigma' | 'Yara'
 
 /** What a job was asked to do, validated at creation; custom rules are decoded text. */
 export type JobInput =
-  | { readonly type: 'winevtx'; readonly file_ids: readonly string[]; readonly run_sigma_rules: boolean }
+  | {
+      readonly type: 'winevtx';
+      readonly file_ids: readonly string[];
+      readonly run_sigma_rules: boolean;
+      /** Present only when asked for, so older inputs and the spec's requests are unchanged. */
+      readonly run_yara_payloads?: true;
+    }
   | { readonly type: 'sigma_file_community'; readonly file_ids: readonly string[] }
   | { readonly type: 'sigma_file_custom'; readonly file_ids: readonly string[]; readonly rule: string }
   | { readonly type: 'yara_file_community'; readonly file_ids: readonly string[] }

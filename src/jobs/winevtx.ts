@@ -6,7 +6,10 @@
  * matches, correlation hits included, join the Overview and the timeline. A file that cannot
  * be read becomes an Error insight beside the others; the job fails only when none could.
  * Each new event is also written, with the titles of the rules it matched, into the job's
- * event index (search), which is committed before the job completes.
+ * event index (search), which is committed before the job completes. With `run_yara_payloads`
+ * the payloads new events carry (script blocks, decoded commands…) are scanned with the
+ * community YARA rules on the YARA workers, with their scan timeout, while decoding goes on
+ * (it waits when too many payload bytes are queued); matches join the Overview and the timeline.
  */
 import {
   type Analyzer,
@@ -17,11 +20,13 @@ import {
   flattenResults,
   sigmaRuleRef,
 } from '../analysis/index.js';
-import { type Insight, isErrorInsight } from '../insights/index.js';
+import { errorInsight, type Insight, isErrorInsight } from '../insights/index.js';
 import { eventDescriber } from '../lookup/index.js';
+import { createPayloadScanQueue, type PayloadScanQueue } from '../payloads/index.js';
 import { decodeFiles } from '../pipeline/index.js';
 import type { EventSink, SigmaRuleRef } from '../search/index.js';
 import type { CompiledSigma } from '../sigma/index.js';
+import { type CompiledRuleSet, defaultYaraEngine, type YaraEngine } from '../yara/index.js';
 import { type DecodeOptions, failureInsights, jobDecoding, jobFiles } from './job-files.js';
 import type { JobRunner, RunContext } from './types.js';
 
@@ -44,6 +49,10 @@ export interface JobEventIndexOptions {
 export interface WinevtxRunnerOptions extends DecodeOptions {
   /** The community Sigma rules, asked for only by jobs with `run_sigma_rules`. */
   readonly sigma?: () => CompiledSigma | Promise<CompiledSigma>;
+  /** The community YARA rules, asked for only by jobs with `run_yara_payloads`. */
+  readonly yara?: () => CompiledRuleSet | Promise<CompiledRuleSet>;
+  /** Scans payloads (default: the process-wide engine, whose scan timeout applies). */
+  readonly yaraEngine?: YaraEngine;
   /** Windows message texts by event id (default: the built-in lookup dataset). */
   readonly describe?: DescribeEvent;
   /** Base matches kept for correlations (default 1,000,000). */
@@ -62,10 +71,17 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
   return async (input, ctx) => {
     describe ??= eventDescriber();
     const sigma = input.run_sigma_rules && options.sigma !== undefined ? await options.sigma() : undefined;
-    const analyzer = createAnalyzer({ sigma: input.run_sigma_rules, describe });
+    const yara =
+      input.run_yara_payloads === true && options.yara !== undefined ? await options.yara() : undefined;
+    const analyzer = createAnalyzer({
+      sigma: input.run_sigma_rules,
+      describe,
+      ...(yara === undefined ? {} : { yaraPayloads: true }),
+    });
     const index = options.index?.(ctx, { sigma: input.run_sigma_rules, describe, signal: ctx.signal });
     try {
-      const insights = await analyse(input, ctx, analyzer, sigma, index);
+      const scans = yara === undefined ? undefined : payloadScans(yara, ctx.signal);
+      const insights = await analyse(input, ctx, analyzer, sigma, index, scans);
       if (insights.length > 0 && insights.every(isErrorInsight)) index?.abort();
       else await index?.commit();
       return insights;
@@ -75,12 +91,17 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
     }
   };
 
+  function payloadScans(rules: CompiledRuleSet, signal: AbortSignal): PayloadScanQueue {
+    return payloadScanQueue(rules, options.yaraEngine ?? defaultYaraEngine(), signal);
+  }
+
   async function analyse(
     input: Parameters<JobRunner<'winevtx'>>[0],
     ctx: Parameters<JobRunner<'winevtx'>>[1],
     analyzer: Analyzer,
     sigma: CompiledSigma | undefined,
     index: EventSink | undefined,
+    scans: PayloadScanQueue | undefined,
   ): Promise<Insight[]> {
     const pass = createSigmaPass({
       analyzer,
@@ -97,6 +118,7 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
             matched === undefined ? pass.add(e, file.name) : pass.addMatched(e, file.name, matched);
           if (!added.fresh) index?.duplicate(e, file.name);
           else index?.add(e, file.name, added.rules.length === 0 ? NO_RULES : added.rules.map(sigmaRuleRef));
+          return added.fresh ? scans?.add(e, file.name) : undefined;
         },
         fileDone({ name, parse }) {
           analyzer.addDiagnostics(parse.diagnostics, { file: name });
@@ -108,8 +130,25 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
     const errors = failureInsights(decoded);
     const parsed = decoded.parsed;
     if (parsed === 0) return errors;
+    const scanned = scans === undefined ? undefined : await scans.finish();
+    if (scanned !== undefined) {
+      ctx.signal.throwIfAborted();
+      analyzer.addPayloadScan(scanned);
+      if (scanned.error !== undefined) errors.push(errorInsight(payloadScanStopped(scanned.error)));
+    }
     const { hits, diagnostics } = pass.finish();
     for (const h of hits) index?.correlation(sigmaRuleRef(h.correlation), h.firstTimestamp);
     return [...flattenResults(analyzer.finish()), ...errors, ...diagnostics.map(correlationErrorInsight)];
   }
 }
+
+/** Payload scans in batches on the engine's workers, one batch a worker; each scan under the engine's timeout. */
+function payloadScanQueue(rules: CompiledRuleSet, engine: YaraEngine, signal: AbortSignal): PayloadScanQueue {
+  return createPayloadScanQueue({
+    scan: (targets) => engine.scanBatch({ rules, targets, timeoutMs: engine.options.scanTimeoutMs, signal }),
+    concurrency: engine.options.threads,
+  });
+}
+
+const payloadScanStopped = (e: unknown): string =>
+  `YARA payload scanning stopped: ${e instanceof Error ? e.message : String(e)}`;

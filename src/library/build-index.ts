@@ -203,6 +203,7 @@ function dedupOnly(): Analyzer {
     add: (e) => records.add(e),
     addSigmaMatch: () => {},
     addDiagnostics: () => {},
+    addPayloadScan: () => {},
     finish: () => {
       throw new TaeError('INTERNAL', 'a build does not finish an analysis');
     },

@@ -1,7 +1,8 @@
 /**
  * Payloads: the code events carry (PowerShell script blocks, encoded commands, FromBase64String
  * stages, service image paths, scheduled task XML, WMI consumers, Defender detections),
- * reassembled and decoded within documented bounds. Pure: events in, payloads out.
+ * reassembled and decoded within documented bounds. Pure: events in, payloads out; the scan
+ * queue hands them to a scan function the caller supplies (YARA-X on its workers).
  */
 
 export {
@@ -19,6 +20,15 @@ export {
   type PayloadSetLimits,
   payloadBytes,
 } from './payload-set.js';
+export {
+  createPayloadScanQueue,
+  type PayloadMatch,
+  type PayloadScanOutcome,
+  type PayloadScanQueue,
+  type PayloadScanQueueOptions,
+  type PayloadScanRule,
+  type PayloadScanSummary,
+} from './scan-queue.js';
 export { FIELD_SOURCES, type FieldSource, SCRIPT_BLOCK_SOURCE } from './sources.js';
 export {
   type DecodeLayer,

@@ -41,8 +41,15 @@ export interface FileInProgress {
 }
 
 export interface FilesVisitor {
-  /** `matched`: every rule a worker matched, or undefined when the event was not matched there. */
-  event(e: EvtxEvent, file: FileInProgress, matched: readonly SigmaRule[] | undefined): void;
+  /**
+   * `matched`: every rule a worker matched, or undefined when the event was not matched there.
+   * A promise returned asks the driver to wait for it before the next event (backpressure).
+   */
+  event(
+    e: EvtxEvent,
+    file: FileInProgress,
+    matched: readonly SigmaRule[] | undefined,
+  ): undefined | Promise<void>;
   /** The file was decoded to its end (its diagnostics are complete). */
   fileDone?(file: FileInProgress): void;
   /** Awaited after each chunk's events: a consumer that writes elsewhere paces decoding. */

@@ -44,7 +44,7 @@ export function sigmaStage(
 export async function forEachEvent(
   parse: EvtxParse,
   rules: readonly SigmaRule[] | undefined,
-  visit: (e: EvtxEvent, matched: readonly SigmaRule[] | undefined) => void,
+  visit: (e: EvtxEvent, matched: readonly SigmaRule[] | undefined) => undefined | Promise<void>,
   /** Awaited after each chunk. */
   ready?: () => Promise<void> | undefined,
 ): Promise<void> {
@@ -54,11 +54,12 @@ export async function forEachEvent(
     for (let i = 0; i < records.length; i++) {
       const e = records[i]!.event;
       if (e === undefined) continue;
-      if (sigma === undefined) visit(e, undefined);
-      else {
-        const at = sigma[i];
-        visit(e, at === null || at === undefined ? NONE : at.map((k) => rules![k]!));
-      }
+      const at = sigma?.[i];
+      const wait =
+        sigma === undefined
+          ? visit(e, undefined)
+          : visit(e, at === null || at === undefined ? NONE : at.map((k) => rules![k]!));
+      if (wait !== undefined) await wait; // the visitor's own work is behind (payload scans)
     }
     const waiting = ready?.();
     if (waiting !== undefined) await waiting;

@@ -222,7 +222,12 @@ export class Engine {
     const yaraFiles = createYaraFileRunner({ community: () => community.yara() });
     const indexes = new JobIndexes(store);
     const runners: JobRunners = {
-      winevtx: createWinevtxRunner({ pool: pool.get, sigma: () => community.sigma(), index: indexes.begin }),
+      winevtx: createWinevtxRunner({
+        pool: pool.get,
+        sigma: () => community.sigma(),
+        yara: () => community.yara(),
+        index: indexes.begin,
+      }),
       sigma_file_community: (input, ctx) => sigmaFiles(input, ctx),
       sigma_file_custom: (input, ctx) => sigmaFiles(input, ctx),
       yara_file_community: (input, ctx) => yaraFiles(input, ctx),

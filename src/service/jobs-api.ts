@@ -76,6 +76,10 @@ export async function createParseJob(
   if (typeof body.run_sigma_rules !== 'boolean') {
     throw rowError('createParseJob', 'badRequest', { details: 'run_sigma_rules must be a boolean' });
   }
+  // Our field, optional: absent (or false), the job and its stored input are the spec's.
+  if (body.run_yara_payloads !== undefined && typeof body.run_yara_payloads !== 'boolean') {
+    throw rowError('createParseJob', 'badRequest', { details: 'run_yara_payloads must be a boolean' });
+  }
   const { ownerKey } = await resolveFiles(
     s,
     'createParseJob',
@@ -87,7 +91,12 @@ export async function createParseJob(
   return submit(
     s,
     caller,
-    { type: 'winevtx', file_ids: ids, run_sigma_rules: body.run_sigma_rules },
+    {
+      type: 'winevtx',
+      file_ids: ids,
+      run_sigma_rules: body.run_sigma_rules,
+      ...(body.run_yara_payloads === true ? { run_yara_payloads: true as const } : {}),
+    },
     ownerKey,
   );
 }

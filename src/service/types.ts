@@ -38,6 +38,11 @@ export interface UploadResponse {
 export interface ParseJobRequest {
   readonly file_ids: readonly string[];
   readonly run_sigma_rules: boolean;
+  /**
+   * Not in the spec: also scan the payloads events carry (script blocks, decoded commands,
+   * service images…) with the community YARA rules (default false).
+   */
+  readonly run_yara_payloads?: boolean;
 }
 
 export interface FileJobRequest {

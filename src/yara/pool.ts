@@ -5,7 +5,15 @@
  */
 import { Piscina } from 'piscina';
 import { TaeError } from '../errors/index.js';
-import type { CompileTask, CompileTaskResult, ScanTask, ScanTaskResult, YaraTask } from './protocol.js';
+import type {
+  CompileTask,
+  CompileTaskResult,
+  ScanBatchTask,
+  ScanBatchTaskResult,
+  ScanTask,
+  ScanTaskResult,
+  YaraTask,
+} from './protocol.js';
 
 /** Under tsx the sources run as .ts; the built package runs the compiled .js next to this file. */
 const workerUrl = new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
@@ -34,8 +42,15 @@ export class YaraPool {
     return this.run(task, signal) as Promise<ScanTaskResult>;
   }
 
+  scanBatch(task: ScanBatchTask, signal?: AbortSignal): Promise<ScanBatchTaskResult> {
+    return this.run(task, signal) as Promise<ScanBatchTaskResult>;
+  }
+
   /** A worker that dies (out of memory) fails its task as data; an abort becomes CANCELLED. */
-  private async run(task: YaraTask, signal?: AbortSignal): Promise<CompileTaskResult | ScanTaskResult> {
+  private async run(
+    task: YaraTask,
+    signal?: AbortSignal,
+  ): Promise<CompileTaskResult | ScanTaskResult | ScanBatchTaskResult> {
     try {
       return await this.piscina.run(task, signal ? { signal } : {});
     } catch (e) {

@@ -40,7 +40,21 @@ export interface ScanTask {
   readonly maxMatchesPerPattern: number;
 }
 
-export type YaraTask = CompileTask | ScanTask;
+/**
+ * Many small buffers in one task (payloads events carried): one message each way instead of one
+ * per buffer, which costs far more than scanning a few KB. Each buffer has its own timeout.
+ */
+export interface ScanBatchTask {
+  readonly kind: 'scan-batch';
+  readonly hash: string;
+  readonly rules: Uint8Array;
+  readonly targets: readonly Uint8Array[];
+  readonly variables?: NativeVariables;
+  readonly timeoutMs: number;
+  readonly maxMatchesPerPattern: number;
+}
+
+export type YaraTask = CompileTask | ScanTask | ScanBatchTask;
 
 export interface PatternHits {
   readonly identifier: string;
@@ -93,5 +107,16 @@ export type CompileTaskResult =
 export type ScanTaskResult =
   | { readonly kind: 'matched'; readonly matches: readonly YaraRuleMatch[]; readonly bytes: number }
   | { readonly kind: 'timeout' }
+  | TaskFailure
+  | Unavailable;
+
+/** One buffer's outcome in a batch. */
+export type ScanItemResult =
+  | { readonly kind: 'matched'; readonly matches: readonly YaraRuleMatch[]; readonly bytes: number }
+  | { readonly kind: 'timeout' }
+  | { readonly kind: 'failed'; readonly message: string };
+
+export type ScanBatchTaskResult =
+  | { readonly kind: 'scanned'; readonly results: readonly ScanItemResult[] }
   | TaskFailure
   | Unavailable;

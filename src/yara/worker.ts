@@ -11,6 +11,9 @@ import { toDiagnostic, type YaraDiagnostic } from './diagnostics.js';
 import type {
   CompileTask,
   CompileTaskResult,
+  ScanBatchTask,
+  ScanBatchTaskResult,
+  ScanItemResult,
   ScanTarget,
   ScanTask,
   ScanTaskResult,
@@ -132,8 +135,12 @@ function scan(task: ScanTask): ScanTaskResult {
   }
   rules.setTimeout(task.timeoutMs);
   rules.setMaxMatchesPerPattern(task.maxMatchesPerPattern);
+  return scanOne(rules, data, task.variables);
+}
+
+function scanOne(rules: NativeRules, data: Uint8Array, variables: ScanTask['variables']): ScanItemResult {
   try {
-    const matches = rules.scan(data, task.variables).map(summarise);
+    const matches = rules.scan(data, variables).map(summarise);
     return { kind: 'matched', matches, bytes: data.length };
   } catch (e) {
     const err = e as Error & { code?: string };
@@ -142,13 +149,26 @@ function scan(task: ScanTask): ScanTaskResult {
   }
 }
 
-export default function runYaraTask(task: YaraTask): CompileTaskResult | ScanTaskResult {
+/** Each buffer scanned in turn, each under the timeout (a native scan ignores piscina's abort). */
+function scanBatch(task: ScanBatchTask): ScanBatchTaskResult {
+  const y = loadYaraX();
+  const rules = keep(task.hash, kept.get(task.hash) ?? y.deserialize(task.rules));
+  rules.setTimeout(task.timeoutMs);
+  rules.setMaxMatchesPerPattern(task.maxMatchesPerPattern);
+  return { kind: 'scanned', results: task.targets.map((t) => scanOne(rules, t, task.variables)) };
+}
+
+export default function runYaraTask(
+  task: YaraTask,
+): CompileTaskResult | ScanTaskResult | ScanBatchTaskResult {
   try {
     switch (task.kind) {
       case 'compile':
         return compile(task);
       case 'scan':
         return scan(task);
+      case 'scan-batch':
+        return scanBatch(task);
       default:
         return task satisfies never;
     }

@@ -47,6 +47,8 @@ export class TimelineBuilder implements Builder {
   private readonly groups = new Groups<Group>(GROUPS_PER_TABLE);
   private readonly rules = new Groups<RuleGroup>(GROUPS_PER_TABLE);
   private readonly auth = new AuthPatterns();
+  /** Entries other builders made (YARA over payloads). */
+  private readonly added: TimelineEntry[] = [];
 
   consume(f: Fact): void {
     if (f.kind === 'notable') this.notable(f);
@@ -113,8 +115,12 @@ export class TimelineBuilder implements Builder {
     if (m.computer) g.computers.add(m.computer);
   }
 
+  addEntries(entries: readonly TimelineEntry[]): void {
+    for (const e of entries) this.added.push(e);
+  }
+
   finish(): Insight[] {
-    const entries: TimelineEntry[] = [];
+    const entries: TimelineEntry[] = [...this.added];
     const suffix = (computer: string, count: number) =>
       [computer, count > 1 ? plural(count, 'event') : ''].filter(Boolean).join(', ');
     for (const g of this.groups.map.values()) {
