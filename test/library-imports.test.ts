@@ -49,7 +49,8 @@ function importMs(urls: readonly string[], runs = 5): number {
 
 const HEAVY = {
   sqlite: /sqlite/i,
-  yara: /yara/i,
+  // The YARA module and the native binding (not the pure builder of payload YARA results).
+  yara: /\/src\/yara\/|yara-x|native\/yara/i,
   http: /\/src\/http\/|busboy/,
   zip: /yauzl/,
 };

@@ -162,3 +162,34 @@ test('the HTTP twin takes run_yara_payloads and refuses a non-boolean one as the
     await server.close();
   }
 });
+
+test('the events whose payloads a YARA rule matched are found by search with yara_matches', async () => {
+  const { id } = await engine.createParseJob({
+    file_ids: [(await engine.upload({ files: [{ name: 'payloads.evtx', data: log }] })).file_ids[0]![0]],
+    run_sigma_rules: false,
+    run_yara_payloads: true,
+  } as never);
+  assert.equal((await settle(engine, id)).status, 'Completed');
+  const recordIds = async (filter: { field: string; operator: string; value: string }) => {
+    const r = await engine.search({
+      job_id: id,
+      search: '',
+      browse_events: true,
+      filter: [filter],
+      show: 100,
+    } as never);
+    const table = r.insights.flatMap((i) => ('IndexTable' in i ? [i.IndexTable] : []))[0];
+    return (table?.data ?? []).map(([cells]) => Number(cells[1]));
+  };
+  assert.deepEqual(
+    await recordIds({ field: 'yara_matches', operator: 'equals', value: 'DOUBLE_ENCODED_CRADLE' }),
+    [200],
+  );
+  assert.deepEqual(await recordIds({ field: 'yara_matches', operator: 'contains', value: 'markup' }), [900]);
+  const all = await recordIds({ field: 'event_id', operator: 'not_equals', value: '0' });
+  const others = await recordIds({ field: 'yara_matches', operator: 'does_not_contain', value: '_' });
+  assert.deepEqual(
+    others,
+    all.filter((r) => r !== 200 && r !== 900),
+  );
+});

@@ -29,7 +29,7 @@ const OTHER_KEY = 'other key: tr0ub4dor&3 tr0ub4dor';
 const ids = (n: number) => Array.from({ length: n }, () => randomUUID());
 
 const DETAIL_FIELD_ERROR =
-  'filter[0].field must be one of event_id, record_id, timestamp, provider, computer, sigma_matches or details.<name> (letters, digits, _ . : - [ ] and spaces, at most 128)';
+  'filter[0].field must be one of event_id, record_id, timestamp, provider, computer, sigma_matches, yara_matches or details.<name> (letters, digits, _ . : - [ ] and spaces, at most 128)';
 
 interface Fixture {
   e: Engine;

@@ -134,6 +134,7 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
     if (scanned !== undefined) {
       ctx.signal.throwIfAborted();
       analyzer.addPayloadScan(scanned);
+      index?.payloadMatches?.(scanned.matches);
       if (scanned.error !== undefined) errors.push(errorInsight(payloadScanStopped(scanned.error)));
     }
     const { hits, diagnostics } = pass.finish();

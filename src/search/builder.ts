@@ -41,6 +41,14 @@ export interface EventSink {
   correlation(rule: SigmaRuleRef, timestamp: number): void;
   /** Resolves when the sink can take more (a writer thread keeps up); called between chunks. */
   ready?(): Promise<void>;
+  /** YARA rules that matched payloads, with the records that carried them (searchable as `yara_matches`). */
+  payloadMatches?(matches: readonly PayloadMatchRef[]): void;
+}
+
+/** A payload match as the index keeps it: the rules, and the records that carried the payload. */
+export interface PayloadMatchRef {
+  readonly rules: readonly { readonly rule: string }[];
+  readonly records: readonly { readonly recordId: number; readonly file?: string }[];
 }
 
 /** Where to build: a file path, and the key that encrypts it (32 bytes), or null for a plain file. */
@@ -69,6 +77,7 @@ export interface EventIndexOptions {
 
 const MAX_DIAGNOSTICS_PER_FILE = 1000;
 const MAX_CORRELATIONS = 100_000;
+const MAX_YARA_ROWS = 100_000;
 const MAX_FILES = 10_000;
 
 export class EventIndexBuilder implements EventSink {
@@ -83,6 +92,7 @@ export class EventIndexBuilder implements EventSink {
   private readonly files = new Map<string, { no: number; diagnostics: Diagnostic[] }>();
   private readonly rules = new Map<string, { no: number; title: string }>();
   private readonly correlations: [number, number][] = [];
+  private readonly yara: [number, number, string][] = [];
   private staged = 0;
   private done = false;
 
@@ -153,6 +163,17 @@ export class EventIndexBuilder implements EventSink {
       this.correlations.push([this.ruleOf(rule).no, timestamp]);
   }
 
+  payloadMatches(matches: readonly PayloadMatchRef[]): void {
+    this.ensureOpen();
+    for (const m of matches)
+      for (const r of m.records) {
+        const file = r.file === undefined ? undefined : this.files.get(r.file);
+        if (file === undefined) continue;
+        for (const { rule } of m.rules)
+          if (this.yara.length < MAX_YARA_ROWS) this.yara.push([file.no, r.recordId, rule]);
+      }
+  }
+
   /** Resolves when the writer can take more events (the job awaits it between chunks). */
   ready(): Promise<void> {
     return this.stager.ready();
@@ -203,6 +224,7 @@ export class EventIndexBuilder implements EventSink {
       files: [...this.files].map(([name, f]) => [f.no, name, JSON.stringify(f.diagnostics)] as const),
       rules: [...this.rules].map(([json, r]) => [r.no, r.title, json] as const),
       correlations: this.correlations,
+      yara: this.yara,
     };
   }
 

@@ -21,6 +21,8 @@ export interface IndexTables {
   readonly rules: readonly (readonly [number, string, string])[];
   /** [rule no, timestamp] */
   readonly correlations: readonly (readonly [number, number])[];
+  /** [file no, record id, YARA rule] of payload matches */
+  readonly yara: readonly (readonly [number, number, string])[];
 }
 
 export interface FinishTask {
@@ -97,4 +99,6 @@ function smallTables(db: SqliteDatabase, ix: IndexSchemaName, t: IndexTables, bl
   for (const r of t.rules) rule.run(r);
   const corr = db.prepare(`INSERT INTO ${ix}.correlations VALUES (?, ?)`);
   for (const c of t.correlations) corr.run(c);
+  const yara = db.prepare(`INSERT INTO ${ix}.yara VALUES (?, ?, ?)`);
+  for (const y of t.yara) yara.run(y);
 }

@@ -33,7 +33,7 @@ const POSITIVE_TESTS: readonly ((cell: string, value: string) => boolean)[] = [
 ];
 
 /** The fixed fields' SQL, from this table only. */
-const FIELD_SQL: Readonly<Record<Exclude<SearchField, 'sigma_matches'>, string>> = {
+const FIELD_SQL: Readonly<Record<Exclude<SearchField, 'sigma_matches' | 'yara_matches'>, string>> = {
   event_id: 'e.event_id',
   record_id: 'CAST(e.record_id AS TEXT)',
   timestamp: 'e.time',
@@ -43,6 +43,9 @@ const FIELD_SQL: Readonly<Record<Exclude<SearchField, 'sigma_matches'>, string>>
 
 const SIGMA_SQL =
   'EXISTS (SELECT 1 FROM json_each(e.sigma) j JOIN rules r ON r.no = j.value WHERE tae_test(?, r.title, ?))';
+
+const YARA_SQL =
+  'EXISTS (SELECT 1 FROM yara y WHERE y.file = e.file AND y.record_id = e.record_id AND tae_test(?, y.rule, ?))';
 
 const ROW_COLUMNS = 'e.event_id, e.record_id, e.time, e.provider, e.computer, e.message, e.data, e.n';
 
@@ -75,6 +78,8 @@ export class EventIndex {
   readonly format: IndexFormat;
   /** Each matched rule's title by its number (a few thousand at most: one per rule of the set). */
   private readonly titles: ReadonlyMap<number, string>;
+  /** The index keeps payload YARA matches (indexes built before it did not). */
+  private readonly hasYara: boolean;
 
   private constructor(readonly db: SqliteDatabase) {
     db.function('tae_test', { deterministic: true }, (test: unknown, cell: unknown, value: unknown) =>
@@ -95,6 +100,8 @@ export class EventIndex {
     }
     this.format = format;
     this.titles = new Map(db.prepare('SELECT no, title FROM rules').raw().all() as [number, string][]);
+    this.hasYara =
+      db.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'yara'`).get() !== undefined;
     if (format !== 1) registerTextTest(db, this.titles);
     const int = (key: string) => {
       const v = Number(meta.get(key));
@@ -173,9 +180,13 @@ export class EventIndex {
       const titleHit = [...this.titles.values()].some((t) => fold(t).includes(q.text));
       conditions.push(textCondition(q.text, titleHit, params));
     }
-    for (const f of q.filters) conditions.push(condition(f, params));
+    for (const f of q.filters) conditions.push(condition(f, params, this.hasYara));
     const where = conditions.map((c) => ` AND ${c}`).join('');
-    const needles = [q.text, ...q.filters.filter((f) => !OPERATORS[f.operator][1]).map((f) => f.value)];
+    // A positive filter's value is in the event's text, so its trigrams narrow the candidates;
+    // YARA rule names are not (they name a payload the event carried, kept apart).
+    const inText = (f: EventFilter) =>
+      !OPERATORS[f.operator][1] && !(f.target.kind === 'field' && f.target.field === 'yara_matches');
+    const needles = [q.text, ...q.filters.filter(inText).map((f) => f.value)];
     const match = trigramMatch(needles);
     if (match !== null)
       return this.byTrigrams(match, range, bodies, where, params, offset + limit).slice(offset);
@@ -241,7 +252,7 @@ export class EventIndex {
   }
 }
 
-function condition(f: EventFilter, params: unknown[]): string {
+function condition(f: EventFilter, params: unknown[], hasYara: boolean): string {
   const [test, negated] = OPERATORS[f.operator];
   let sql: string;
   const t = f.target;
@@ -251,6 +262,10 @@ function condition(f: EventFilter, params: unknown[]): string {
   } else if (t.field === 'sigma_matches') {
     sql = SIGMA_SQL;
     params.push(test, f.value);
+  } else if (t.field === 'yara_matches') {
+    // Without the table no event has a payload match: `NOT 0` keeps every row, as for sigma_matches.
+    sql = hasYara ? YARA_SQL : '0';
+    if (hasYara) params.push(test, f.value);
   } else {
     sql = `tae_test(?, ${FIELD_SQL[t.field]}, ?)`;
     params.push(test, f.value);

@@ -58,6 +58,9 @@ export const indexSchema = (ix: IndexSchemaName) => `
   CREATE TABLE ${ix}.rules (no INTEGER PRIMARY KEY, title TEXT NOT NULL, rule TEXT NOT NULL) STRICT;
   -- Correlation hits (no single record), for the rebuild.
   CREATE TABLE ${ix}.correlations (rule INTEGER NOT NULL, ts INTEGER NOT NULL) STRICT;
+  -- YARA rules that matched a payload an event carried (run_yara_payloads), by file and record.
+  CREATE TABLE ${ix}.yara (file INTEGER NOT NULL, record_id INTEGER NOT NULL, rule TEXT NOT NULL) STRICT;
+  CREATE INDEX ${ix}.yara_record ON yara(file, record_id);
   -- Records the job skipped as duplicates (not searchable), replayed so the rebuild counts them.
   CREATE TABLE ${ix}.duplicates (
     seq INTEGER PRIMARY KEY, ts INTEGER, file INTEGER NOT NULL, event TEXT NOT NULL

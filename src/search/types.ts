@@ -32,6 +32,7 @@ export const SEARCH_FIELDS = [
   'provider',
   'computer',
   'sigma_matches',
+  'yara_matches',
 ] as const;
 export type SearchField = (typeof SEARCH_FIELDS)[number];
 

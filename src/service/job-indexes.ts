@@ -38,6 +38,7 @@ export class JobIndexes {
       ready: () => builder.ready(),
       fileDiagnostics: (file, diagnostics) => builder.fileDiagnostics(file, diagnostics),
       correlation: (rule, timestamp) => builder.correlation(rule, timestamp),
+      payloadMatches: (matches) => builder.payloadMatches(matches),
       abort: () => {
         builder.abort();
         wipe();
