@@ -207,3 +207,107 @@ test('a report table filter hides rows without the text, case-insensitively, and
   assert.equal(await shown.count(), 5);
   assert.deepEqual(errors, []);
 });
+
+const LONG_PATH =
+  'C:\\Users\\analyst\\AppData\\Local\\Microsoft\\WindowsApps\\Microsoft.DesktopAppInstaller_8wekyb3d8bbwe\\very-long-folder-name-for-testing\\another_folder\\payload-dropper-stage-two.exe';
+const LONG_HASH =
+  'SHA256=9F86D081884C7D659A2FEAA0C55AD015A3BF4F1B2B0B822CD15D6C15B0F00A089F86D081884C7D659A2FEAA0C55AD015';
+/** Values as long as real ones: a path, a hash list, an encoded command line, a URL. */
+const LONG_SAMPLE = {
+  Table: {
+    title: 'Process Analysis: Long values',
+    category: 'Process',
+    data: [
+      ['Time', 'Image', 'CommandLine', 'Hashes', 'Url'],
+      [
+        '2024-05-01 10:00:00',
+        LONG_PATH,
+        `powershell.exe -NoProfile -ExecutionPolicy Bypass -enc ${'SQBFAFgAIAAoAE4AZQB3AC0ATwBiAGoAZQBjAHQAIABOAGUAdAAuAFcAZQBiAEMAbABpAGUAbgB0ACkA'.repeat(4)}`,
+        `${LONG_HASH},MD5=0CC175B9C0F1B6A831C399E269772661,IMPHASH=F34D5F2D4577ED6D9CEEC516C1F5A744`,
+        'http://update.example.invalid/download/stage2/payload.bin?session=0123456789abcdef0123456789abcdef&user=analyst&host=WORKSTATION-0001',
+      ],
+    ],
+  },
+};
+
+/** The little of the DOM the measurements below use (the tests compile without lib "dom"). */
+interface Box {
+  readonly scrollWidth: number;
+  readonly clientWidth: number;
+  readonly tagName: string;
+  readonly textContent: string | null;
+}
+interface TextRange {
+  setStart(node: unknown, offset: number): void;
+  setEnd(node: unknown, offset: number): void;
+  getClientRects(): ArrayLike<{ readonly top: number }>;
+}
+interface Dom {
+  readonly documentElement: Box;
+  querySelectorAll(selector: string): Iterable<Box>;
+  createTreeWalker(root: unknown, show: number): { nextNode(): { textContent: string | null } | null };
+  createRange(): TextRange;
+}
+const SHOW_TEXT = 4;
+
+/** Cells (and the page) whose content is wider than their box, as `tag width > box: text`. */
+function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const dom = (globalThis as unknown as { document: Dom }).document;
+    const out: string[] = [];
+    const root = dom.documentElement;
+    if (root.scrollWidth > root.clientWidth + 1) out.push(`page: ${root.scrollWidth} > ${root.clientWidth}`);
+    for (const el of dom.querySelectorAll('main td, main th, dl.meta dd, header h1, .scroll'))
+      if (el.scrollWidth > el.clientWidth + 1)
+        out.push(
+          `${el.tagName.toLowerCase()} ${el.scrollWidth} > ${el.clientWidth}: ${(el.textContent ?? '').slice(0, 60)}`,
+        );
+    return out;
+  });
+}
+
+/** The characters before each line break inside the element's text. */
+function lineEnds(page: Page, selector: string): Promise<string[]> {
+  return page.locator(selector).evaluate((el, show) => {
+    const dom = (globalThis as unknown as { document: Dom }).document;
+    const ends: string[] = [];
+    const walker = dom.createTreeWalker(el, show);
+    let lastTop: number | undefined;
+    let previous = '';
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? '';
+      for (let i = 0; i < text.length; i++) {
+        const range = dom.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const rect = range.getClientRects()[0];
+        if (!rect) continue;
+        if (lastTop !== undefined && rect.top > lastTop + 2) ends.push(previous);
+        lastTop = rect.top;
+        previous = text[i]!;
+      }
+    }
+    return ends;
+  }, SHOW_TEXT);
+}
+
+test('long paths, hashes and command lines wrap inside their cells at 1400 px and 900 px, paths at separators', {
+  skip: SKIP,
+}, async () => {
+  const input = await exampleReportInput();
+  const title = `Threat analysis: ${Array.from({ length: 40 }, (_, i) => `host-${i}-Security.evtx`).join(',')}`;
+  const html = await buildReport({ ...input, title, insights: [...input.insights, LONG_SAMPLE] });
+  const { page, errors } = await open('long.html', html);
+  for (const width of [1400, 900]) {
+    await page.setViewportSize({ width, height: 900 });
+    assert.deepEqual(await overflowing(page), [], `nothing overflows at ${width} px`);
+    const path = page.locator(`h3:text-is("${LONG_SAMPLE.Table.title}") ~ .scroll td:nth-child(2)`).first();
+    const ends = await lineEnds(page, `h3:text-is("${LONG_SAMPLE.Table.title}") ~ .scroll td:nth-child(2)`);
+    assert.ok(ends.length >= 1, `the path wraps at ${width} px`);
+    for (const end of ends)
+      assert.match(end, /[\\/._-]/, `the path breaks after a separator, not after ${end}`);
+    assert.equal(await path.textContent(), LONG_PATH, 'the copied text is the path, unchanged');
+    await page.screenshot({ path: join(dir, `report-long-${width}.png`), fullPage: true });
+  }
+  assert.deepEqual(errors, []);
+});

@@ -14,6 +14,7 @@ import { TABLE_SCRIPT, TABLE_STYLE } from './interactive.js';
 import { insightHtml } from './sections.js';
 import { sigmaHtml } from './sigma.js';
 import type { ReportInput } from './types.js';
+import { WRAP_STYLE } from './wrap.js';
 
 const SECTION_ORDER = [
   'Overview',
@@ -27,7 +28,7 @@ const SECTION_ORDER = [
   'Other Results',
 ] as const;
 
-const STYLE = BASE_STYLE + TABLE_STYLE;
+const STYLE = BASE_STYLE + TABLE_STYLE + WRAP_STYLE;
 const SCRIPT = TIMELINE_SCRIPT + TABLE_SCRIPT;
 
 const sha256 = (s: string) => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
