@@ -250,20 +250,20 @@ interface Dom {
 }
 const SHOW_TEXT = 4;
 
-/** Cells (and the page) whose content is wider than their box, as `tag width > box: text`. */
-function overflowing(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
+/** Elements matching `selector`, and the page, whose content is wider than their box. */
+function overflowing(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate((selector) => {
     const dom = (globalThis as unknown as { document: Dom }).document;
     const out: string[] = [];
     const root = dom.documentElement;
     if (root.scrollWidth > root.clientWidth + 1) out.push(`page: ${root.scrollWidth} > ${root.clientWidth}`);
-    for (const el of dom.querySelectorAll('main td, main th, dl.meta dd, header h1, .scroll'))
+    for (const el of dom.querySelectorAll(selector))
       if (el.scrollWidth > el.clientWidth + 1)
         out.push(
           `${el.tagName.toLowerCase()} ${el.scrollWidth} > ${el.clientWidth}: ${(el.textContent ?? '').slice(0, 60)}`,
         );
     return out;
-  });
+  }, selector);
 }
 
 /** The characters before each line break inside the element's text. */
@@ -300,13 +300,25 @@ test('long paths, hashes and command lines wrap inside their cells at 1400 px an
   const { page, errors } = await open('long.html', html);
   for (const width of [1400, 900]) {
     await page.setViewportSize({ width, height: 900 });
-    assert.deepEqual(await overflowing(page), [], `nothing overflows at ${width} px`);
+    const cells = 'main td, main th, dl.meta dd, header h1';
+    assert.deepEqual(await overflowing(page, cells), [], `no cell and not the page overflows at ${width} px`);
+    // A table of many columns may scroll sideways in its box rather than break words; this one fits.
+    const longTable = `h3:text-is("${LONG_SAMPLE.Table.title}") ~ .scroll`;
+    const box = await page
+      .locator(longTable)
+      .first()
+      .evaluate((el) => [el.scrollWidth, el.clientWidth]);
+    assert.ok(box[0]! <= box[1]! + 1, `the long values table fits its box at ${width} px: ${box}`);
     const path = page.locator(`h3:text-is("${LONG_SAMPLE.Table.title}") ~ .scroll td:nth-child(2)`).first();
     const ends = await lineEnds(page, `h3:text-is("${LONG_SAMPLE.Table.title}") ~ .scroll td:nth-child(2)`);
     assert.ok(ends.length >= 1, `the path wraps at ${width} px`);
     for (const end of ends)
       assert.match(end, /[\\/._-]/, `the path breaks after a separator, not after ${end}`);
     assert.equal(await path.textContent(), LONG_PATH, 'the copied text is the path, unchanged');
+    const headers = await page.locator('main th').count();
+    for (let i = 0; i < headers; i++)
+      for (const end of await lineEnds(page, `:nth-match(main th, ${i + 1})`))
+        assert.match(end, /\s/, `a column header wraps between words at ${width} px`);
     await page.screenshot({ path: join(dir, `report-long-${width}.png`), fullPage: true });
   }
   assert.deepEqual(errors, []);
