@@ -2,8 +2,11 @@
  * The HTML report in headless Chromium (Debian `chromium`, driven by playwright-core): no
  * console errors (a CSP violation is one), no request but the file itself, no hostile script
  * run, the process graph drawn as SVG, the key event timeline filterable by category, importance
- * and text, every other table sortable by column and filterable by text. Screenshots go to
- * test-output/. Skips when /usr/bin/chromium is absent.
+ * and text, every other table sortable by column and filterable by text, long values wrapped
+ * inside their cells at 1400 px and 900 px, the graph filterable by host and searchable. Most
+ * screenshots go to
+ * test-output/; those of the wrapping and graph tests to the temporary directory. Skips when
+ * /usr/bin/chromium is absent.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -321,5 +324,89 @@ test('long paths, hashes and command lines wrap inside their cells at 1400 px an
         assert.match(end, /\s/, `a column header wraps between words at ${width} px`);
     await page.screenshot({ path: join(dir, `report-long-${width}.png`), fullPage: true });
   }
+  assert.deepEqual(errors, []);
+});
+
+/** A process graph of two hosts, each a long chain, so that the graph box must scroll. */
+function twoHostGraph(perHost: number) {
+  const chain = (prefix: string, image: (i: number) => string) =>
+    Array.from(
+      { length: perHost },
+      (_, i) => `    "${prefix}${i}" [label="${image(i)}\\npid ${1000 + i}"];`,
+    ).join('\n') +
+    '\n' +
+    Array.from({ length: perHost - 1 }, (_, i) => `    "${prefix}${i}" -> "${prefix}${i + 1}";`).join('\n');
+  const dot = [
+    'digraph "g" {',
+    '  graph [rankdir=LR]; node [shape=box, style=rounded];',
+    '  subgraph "cluster_1" {',
+    '    label="HOST-A";',
+    chain('a', (i) => (i === 0 ? 'explorer.exe' : 'cmd.exe')),
+    '  }',
+    '  subgraph "cluster_2" {',
+    '    label="<b>HOST-B</b>";',
+    chain('b', (i) => (i === perHost - 1 ? 'mimikatz.exe' : 'rundll32.exe')),
+    '  }',
+    '}',
+  ].join('\n');
+  return {
+    Graph: {
+      title: 'Process Inference Graph',
+      data: dot,
+      category: 'Process',
+      graph_metadata: { _stats_original_nodes: [], _stats_optimized_nodes: [] },
+    },
+  };
+}
+
+test('the process graph filters by host and finds a process by name, scrolling it into view', {
+  skip: SKIP,
+}, async () => {
+  const html = await buildReport({ title: 'Graph', insights: [twoHostGraph(30)] });
+  const { page, errors } = await open('graph-nav.html', html);
+  page.setDefaultTimeout(5000);
+  await page.setViewportSize({ width: 900, height: 700 });
+  assert.deepEqual(await page.locator('#pg-host option').allTextContents(), [
+    'All hosts (2)',
+    'HOST-A',
+    '<b>HOST-B</b>',
+  ]);
+  assert.equal(await page.locator('#process-graph b').count(), 0);
+  assert.equal(await page.textContent('#pg-count'), '60 processes');
+
+  await page.selectOption('#pg-host', '1');
+  const dimmed = await page.locator('#process-graph g.node.pg-dim').allTextContents();
+  assert.equal(dimmed.length, 30);
+  assert.ok(
+    dimmed.every((t) => /explorer|cmd/.test(t)),
+    'only the other host is dimmed',
+  );
+
+  const inView = async (selector: string) => {
+    const graph = (await page.locator('#process-graph').boundingBox())!;
+    const node = (await page.locator(selector).boundingBox())!;
+    return (
+      node.x >= graph.x - 1 &&
+      node.x + node.width <= graph.x + graph.width + 1 &&
+      node.y >= graph.y - 1 &&
+      node.y + node.height <= graph.y + graph.height + 1
+    );
+  };
+  const mimikatz = '#process-graph g.node:has-text("mimikatz.exe")';
+  assert.equal(await inView(mimikatz), false, 'the graph is larger than its box');
+  await page.fill('#pg-search', 'MIMIKATZ');
+  assert.equal(await page.textContent('#pg-count'), '1 of 60 processes match');
+  assert.match((await page.locator('#process-graph g.node.pg-current').textContent()) ?? '', /mimikatz\.exe/);
+  assert.ok(await inView('#process-graph g.node.pg-current'), 'the match is scrolled into the graph box');
+  await page.fill('#pg-search', 'cmd.exe');
+  assert.equal(await page.textContent('#pg-count'), '0 of 60 processes match', 'the host filter applies');
+  await page.selectOption('#pg-host', '');
+  assert.equal(await page.textContent('#pg-count'), '29 of 60 processes match');
+  const first = await page.locator('#process-graph g.node.pg-current').textContent();
+  await page.press('#pg-search', 'Enter');
+  assert.equal(await page.textContent('#pg-count'), '2 of 29 matches (Enter for the next)');
+  assert.notEqual(await page.locator('#process-graph g.node.pg-current').textContent(), first);
+  assert.ok(await inView('#process-graph g.node.pg-current'));
+  await page.screenshot({ path: join(dir, 'report-graph-nav.png') });
   assert.deepEqual(errors, []);
 });
