@@ -4,9 +4,8 @@
  * run, the process graph drawn as SVG, the key event timeline filterable by category, importance
  * and text, every other table sortable by column and filterable by text, long values wrapped
  * inside their cells at 1400 px and 900 px, the graph filterable by host and searchable. Most
- * screenshots go to
- * test-output/; those of the wrapping and graph tests to the temporary directory. Skips when
- * /usr/bin/chromium is absent.
+ * screenshots go to test-output/; those of the wrapping and graph tests to the temporary
+ * directory. Skips when /usr/bin/chromium is absent.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
