@@ -101,3 +101,20 @@ test('tae analyze exit codes: 3 with one line per unreadable file (the others st
   assert.equal(unwritable.status, 3);
   assert.match(unwritable.stderr, /^tae: cannot write .*r\.html: ENOENT\n$/);
 });
+
+test('the report title names up to three files; more are counted with the first two named', () => {
+  const copies = ['first.evtx', 'second.evtx', 'third.evtx', 'fourth.evtx'];
+  for (const name of copies) writeFileSync(join(dir, name), smallLog());
+  const titleOf = (...files: string[]) => {
+    const r = tae('analyze', ...files, '--html', 'titled.html');
+    assert.equal(r.status, 0, r.stderr);
+    return /<title>([^<]*)<\/title>/.exec(readFileSync(join(dir, 'titled.html'), 'utf8'))?.[1];
+  };
+  assert.equal(titleOf(...copies.slice(0, 3)), 'Threat analysis: first.evtx, second.evtx, third.evtx');
+  assert.equal(titleOf(...copies), 'Threat analysis: 4 files (first.evtx, second.evtx, …)');
+  assert.equal(
+    tae('analyze', ...copies, '--html', 'titled.html', '--title', 'Case 7').status === 0 &&
+      /<title>Case 7<\/title>/.test(readFileSync(join(dir, 'titled.html'), 'utf8')),
+    true,
+  );
+});

@@ -2,74 +2,18 @@
  * The HTML report in headless Chromium (Debian `chromium`, driven by playwright-core): no
  * console errors (a CSP violation is one), no request but the file itself, no hostile script
  * run, the process graph drawn as SVG, the key event timeline filterable by category, importance
- * and text. Screenshots go to test-output/. Skips when /usr/bin/chromium is absent.
+ * and text, every other table sortable by column and filterable by text. Screenshots go to
+ * test-output/. Skips when /usr/bin/chromium is absent (layout and graph: report-browser-layout).
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { pathToFileURL } from 'node:url';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { buildReport } from '../src/report/index.js';
+import { OUTPUT, open, SKIP, useChromium } from './helpers/report-browser.js';
 import { exampleReportInput, hostileReportInput } from './helpers/report-inputs.js';
 
-const CHROMIUM = process.env.TAE_CHROMIUM ?? '/usr/bin/chromium';
-const SKIP = existsSync(CHROMIUM) ? false : `${CHROMIUM} not installed (apt-get install chromium)`;
-const OUTPUT = join(import.meta.dirname, '..', 'test-output');
-const dir = mkdtempSync(join(tmpdir(), 'tae-report-browser-'));
-let context: BrowserContext | undefined;
-
-before(async () => {
-  if (SKIP) return;
-  mkdirSync(OUTPUT, { recursive: true });
-  context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'tae-chromium-')), {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-});
-
-after(async () => {
-  await context?.close();
-});
-
-interface Observed {
-  readonly page: Page;
-  readonly errors: string[];
-  readonly requests: string[];
-  readonly dialogs: string[];
-}
-
-async function open(name: string, html: string): Promise<Observed> {
-  const file = join(dir, name);
-  writeFileSync(file, html);
-  const page = await context!.newPage();
-  const observed: Observed = { page, errors: [], requests: [], dialogs: [] };
-  page.on('console', (m) => {
-    if (m.type() === 'error' || m.type() === 'warning') observed.errors.push(`${m.type()}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => observed.errors.push(`pageerror: ${e.message}`));
-  page.on('request', (r) => observed.requests.push(r.url()));
-  page.on('dialog', (d) => {
-    observed.dialogs.push(d.message());
-    void d.dismiss();
-  });
-  await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
-  await page.waitForTimeout(300); // late requests (favicons, fonts) would show up by now
-  assert.deepEqual(observed.requests, [pathToFileURL(file).href], 'the file itself is the only request');
-  return observed;
-}
+useChromium();
 
 const visibleRows = (page: Page) => page.locator('#timeline-table tbody tr:visible');
 
@@ -118,5 +62,91 @@ test('the hostile report runs none of its payloads and fetches nothing', { skip:
   assert.ok((await page.locator('#process-graph svg g.node').count()) >= 2);
   assert.ok((await page.locator('body').innerText()).includes('WS-<b>HOSTILE</b>-01'));
   await page.screenshot({ path: join(OUTPUT, 'report-hostile.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+});
+
+/** A table the analyzer could produce, with numbers that sort wrong as text and a tie. */
+const SORT_SAMPLE = {
+  Table: {
+    title: 'Process Analysis: Sort sample',
+    category: 'Process',
+    data: [
+      ['Image', 'Count'],
+      ['b.exe', '10'],
+      ['a.exe', '9'],
+      ['c.exe', '100'],
+      ['d.exe', '9'],
+      ['<b>e.exe</b>', ''],
+    ],
+  },
+};
+
+/** The first scroll box or filter box after the sample's heading: its own. */
+const afterSample = (page: Page, what: string) =>
+  page.locator(`h3:text-is("${SORT_SAMPLE.Table.title}") ~ ${what}`).first();
+
+test('a report table sorts by a clicked column, numbers by value, stably, toggling asc and desc', {
+  skip: SKIP,
+}, async () => {
+  const input = await exampleReportInput();
+  const html = await buildReport({ ...input, insights: [...input.insights, SORT_SAMPLE] });
+  const { page, errors } = await open('sort.html', html);
+  page.setDefaultTimeout(5000);
+  const rows = afterSample(page, '.scroll').locator('tbody tr');
+  const column = (n: number) => rows.evaluateAll((rs, i) => rs.map((r) => r.children[i]!.textContent), n);
+  const count = afterSample(page, '.scroll').locator('th:nth-child(2)');
+  assert.deepEqual(await column(0), ['b.exe', 'a.exe', 'c.exe', 'd.exe', '<b>e.exe</b>']);
+  await count.locator('button').click();
+  assert.deepEqual(
+    await column(0),
+    ['a.exe', 'd.exe', 'b.exe', 'c.exe', '<b>e.exe</b>'],
+    'ascending, ties kept',
+  );
+  assert.equal(await count.getAttribute('aria-sort'), 'ascending');
+  await count.locator('button').click();
+  assert.deepEqual(
+    await column(0),
+    ['c.exe', 'b.exe', 'a.exe', 'd.exe', '<b>e.exe</b>'],
+    'descending, empty last',
+  );
+  assert.equal(await count.getAttribute('aria-sort'), 'descending');
+  const image = afterSample(page, '.scroll').locator('th:nth-child(1)');
+  await image.locator('button').click();
+  assert.deepEqual(await column(0), ['<b>e.exe</b>', 'a.exe', 'b.exe', 'c.exe', 'd.exe']);
+  assert.equal(await image.getAttribute('aria-sort'), 'ascending');
+  assert.equal(await count.getAttribute('aria-sort'), 'none');
+  assert.equal(await page.locator('main b').count(), 0, 'cell text is never parsed as markup');
+
+  await page.locator('#timeline-table th:nth-child(4) button').click();
+  const categories = await page
+    .locator('#timeline-table tbody tr')
+    .evaluateAll((rs) => rs.map((r) => r.children[3]!.textContent ?? ''));
+  assert.deepEqual(
+    categories,
+    [...categories].sort((a, b) => a.localeCompare(b)),
+  );
+  assert.deepEqual(errors, []);
+});
+
+test('a report table filter hides rows without the text, case-insensitively, and counts the rest', {
+  skip: SKIP,
+}, async () => {
+  const input = await exampleReportInput();
+  const html = await buildReport({ ...input, insights: [...input.insights, SORT_SAMPLE] });
+  const { page, errors } = await open('filter.html', html);
+  const tables = await page.locator('main table').count();
+  assert.equal(await page.locator('.table-filter input').count(), tables - 1, 'every table but the timeline');
+  page.setDefaultTimeout(5000);
+  const block = afterSample(page, '.table-filter');
+  const shown = afterSample(page, '.scroll').locator('tbody tr:visible');
+  assert.equal(await block.locator('.table-count').textContent(), '5 of 5 rows shown');
+  await block.locator('input').fill('E.EX');
+  assert.equal(await shown.count(), 1);
+  assert.equal(await shown.first().locator('td').first().textContent(), '<b>e.exe</b>');
+  assert.equal(await block.locator('.table-count').textContent(), '1 of 5 rows shown');
+  await block.locator('input').fill('9');
+  assert.equal(await block.locator('.table-count').textContent(), '2 of 5 rows shown');
+  await block.locator('input').fill('');
+  assert.equal(await shown.count(), 5);
   assert.deepEqual(errors, []);
 });

@@ -180,7 +180,17 @@ async function runAnalyze(operands: string[], flags: AnalyzeFlags): Promise<Exit
   }
   if (flags.html !== undefined) {
     const html = await buildReport({
-      title: flags.title ?? `Threat analysis: ${files.map((f) => basename(f)).join(', ')}`,
+      // Many files: the count and the first two names, so the title stays a title.
+      title:
+        flags.title ??
+        `Threat analysis: ${
+          files.length <= 3
+            ? files.map((f) => basename(f)).join(', ')
+            : `${files.length} files (${files
+                .slice(0, 2)
+                .map((f) => basename(f))
+                .join(', ')}, …)`
+        }`,
       generatedAt: reportTime(),
       insights: result.insights,
       sigmaRules: reportRules(result.detections),

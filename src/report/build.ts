@@ -8,11 +8,14 @@ import { createHash } from 'node:crypto';
 import { formatTime, RESULT_TYPES } from '../analysis/index.js';
 import { invalidOption } from '../errors/index.js';
 import { type Insight, insightType } from '../insights/index.js';
-import { SCRIPT, STYLE } from './assets.js';
+import { STYLE as BASE_STYLE, SCRIPT as TIMELINE_SCRIPT } from './assets.js';
+import { GRAPH_SCRIPT, GRAPH_STYLE } from './graph-nav.js';
 import { esc, slug } from './html.js';
+import { TABLE_SCRIPT, TABLE_STYLE } from './interactive.js';
 import { insightHtml } from './sections.js';
 import { sigmaHtml } from './sigma.js';
 import type { ReportInput } from './types.js';
+import { WRAP_STYLE } from './wrap.js';
 
 const SECTION_ORDER = [
   'Overview',
@@ -25,6 +28,9 @@ const SECTION_ORDER = [
   'Persistence',
   'Other Results',
 ] as const;
+
+const STYLE = BASE_STYLE + TABLE_STYLE + WRAP_STYLE + GRAPH_STYLE;
+const SCRIPT = TIMELINE_SCRIPT + TABLE_SCRIPT + GRAPH_SCRIPT;
 
 const sha256 = (s: string) => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
 

@@ -3,7 +3,8 @@ import { formatTime } from '../analysis/index.js';
 import { CATEGORIES, IMPORTANCE, type Insight, insightType, type TimelineEntry } from '../insights/index.js';
 import { chartSvg } from './charts.js';
 import { graphSvg } from './graph.js';
-import { esc, escClip, table } from './html.js';
+import { esc, table } from './html.js';
+import { escClipWrap } from './wrap.js';
 
 /** Cells longer than this are cut in tables (the JSON results keep them whole). */
 const MAX_CELL = 4000;
@@ -31,8 +32,8 @@ function timeline(title: string, entries: readonly TimelineEntry[], id: string):
       esc(e.timestamp_end === null ? '' : formatTime(e.timestamp_end)),
       badge(String(e.importance)),
       esc(e.category),
-      escClip(e.short_name, 300),
-      escClip(e.description, MAX_CELL),
+      escClipWrap(e.short_name, 300),
+      escClipWrap(e.description, MAX_CELL),
       esc(e.record_id || ''),
     ];
     return `<tr data-category="${esc(e.category)}" data-rank="${rankOf(e.importance)}">${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`;
@@ -52,13 +53,13 @@ function timeline(title: string, entries: readonly TimelineEntry[], id: string):
 function dataTable(title: string, data: readonly (readonly unknown[])[]): string {
   const [header = [], ...rows] = data;
   if (rows.length === 0) return `<h3>${esc(title)}</h3><p class="empty">No rows.</p>`;
-  const body = rows.map((r) => header.map((_, i) => escClip(r[i], MAX_CELL)));
+  const body = rows.map((r) => header.map((_, i) => escClipWrap(r[i], MAX_CELL)));
   return `<h3>${esc(title)}</h3><p class="note">${rows.length} rows</p>${table(header.map(String), body)}`;
 }
 
 function metadata(title: string, data: Readonly<Record<string, unknown>>): string {
   const items = Object.entries(data)
-    .map(([k, v]) => `<dt>${esc(k.replace(/_/g, ' '))}</dt><dd>${escClip(v, MAX_CELL)}</dd>`)
+    .map(([k, v]) => `<dt>${esc(k.replace(/_/g, ' '))}</dt><dd>${escClipWrap(v, MAX_CELL)}</dd>`)
     .join('');
   return `<h3>${esc(title)}</h3><dl class="meta">${items}</dl>`;
 }

@@ -3,6 +3,7 @@ import { formatTime } from '../analysis/index.js';
 import { LEVELS, levelRank } from '../sigma/index.js';
 import { esc, escClip, table } from './html.js';
 import type { ReportEvidence, ReportMatch, ReportRule } from './types.js';
+import { escClipWrap, escWrap } from './wrap.js';
 
 /** Matched events listed per rule (the count says how many there were in all). */
 const MAX_SAMPLE = 200;
@@ -23,10 +24,10 @@ function marked(value: string, spans: ReportEvidence['spans']): string {
   let at = 0;
   for (const [start, end] of spans) {
     if (!(start >= at && end > start && end <= value.length)) continue;
-    out += `${esc(value.slice(at, start))}<mark>${esc(value.slice(start, end))}</mark>`;
+    out += `${escWrap(value.slice(at, start))}<mark>${escWrap(value.slice(start, end))}</mark>`;
     at = end;
   }
-  return out + esc(value.slice(at));
+  return out + escWrap(value.slice(at));
 }
 
 /** Hayabusa's Details, one field a line: the fields the rule matched first and highlighted. */
@@ -65,7 +66,7 @@ function ruleHtml(r: ReportRule): string {
     esc(m.recordId || ''),
     escClip(m.computer ?? '', 200),
     escClip(m.channel ?? '', 200),
-    escClip(m.file ?? '', 300),
+    escClipWrap(m.file ?? '', 300),
     evidenceHtml(m),
   ]);
   const more =
