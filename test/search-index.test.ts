@@ -228,13 +228,15 @@ function* arrivals(): Generator<{ x: Indexed; duplicateIn?: string }> {
 }
 
 function build(target: ConstructorParameters<typeof EventIndexBuilder>[0], worker = true) {
-  // Small batches and trigram blocks of 100 rows: pages and windows cross many blocks.
+  // Small batches and trigram blocks of 100 rows: pages and windows cross many blocks. With
+  // worker, staging moves to a writer thread after 300 events, as a large job's does.
   const b = new EventIndexBuilder(target, {
     sigma: true,
     describe: describeEvent,
     batchSize: 97,
     textBlockRows: 100,
     worker,
+    writerThreadFrom: 300,
   });
   for (const { x, duplicateIn } of arrivals()) {
     if (duplicateIn === undefined) b.add(x.e, x.file, x.rules);

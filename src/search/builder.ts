@@ -73,16 +73,22 @@ export interface EventIndexOptions {
   readonly textBlockRows?: number;
   /** Complete the build in a worker thread (default true), keeping this thread free. */
   readonly worker?: boolean;
+  /** Events staged on this thread before staging moves to a writer thread (default 8,192). */
+  readonly writerThreadFrom?: number;
 }
 
 const MAX_DIAGNOSTICS_PER_FILE = 1000;
 const MAX_CORRELATIONS = 100_000;
 const MAX_YARA_ROWS = 100_000;
+/** Events staged on the job's thread before the staging moves to a writer thread. */
+const THREAD_FROM_EVENTS = 8192;
 const MAX_FILES = 10_000;
 
 export class EventIndexBuilder implements EventSink {
-  /** Writes `<path>.stage`: on a writer thread, or on this one. */
-  private readonly stager: Stager;
+  /** Writes `<path>.stage`: on this thread, then (a large build) on a writer thread. */
+  private stager: Stager;
+  /** Whether the build may move its staging to a writer thread. */
+  private readonly threadable: boolean;
   private batch: StagedEvent[] = [];
   private duplicates: StagedDuplicate[] = [];
   /** Arrival order of events and duplicates. */
@@ -112,11 +118,9 @@ export class EventIndexBuilder implements EventSink {
     this.removeFiles();
     // The writer thread makes rows with its own describer: only the built-in one can be had there.
     const describe = options.describe;
-    const threaded = options.worker !== false && (describe === undefined || isBuiltinDescriber(describe));
+    this.threadable = options.worker !== false && (describe === undefined || isBuiltinDescriber(describe));
     try {
-      this.stager = threaded
-        ? threadStager(target.path, target.key, describe !== undefined)
-        : inThreadStager(target.path, target.key, describe);
+      this.stager = inThreadStager(target.path, target.key, describe);
     } catch (e) {
       this.removeFiles();
       throw e;
@@ -236,6 +240,21 @@ export class EventIndexBuilder implements EventSink {
     this.duplicates = [];
     this.stager.write(rows, duplicates);
     this.staged += rows.length;
+    const from = this.options.writerThreadFrom ?? THREAD_FROM_EVENTS;
+    if (this.threadable && !this.threaded && this.staged >= from) this.toWriterThread();
+  }
+
+  private threaded = false;
+
+  /**
+   * A thread costs its start-up (tens of ms, more than a small job's whole staging), so a build
+   * stages on this thread until it is large, then hands the staging file, every batch in it
+   * committed, to a writer thread that goes on appending.
+   */
+  private toWriterThread(): void {
+    void this.stager.close(); // synchronous for the in-thread stager
+    this.threaded = true;
+    this.stager = threadStager(this.target.path, this.target.key, this.options.describe !== undefined);
   }
 
   private fileOf(name: string) {

@@ -16,7 +16,8 @@ const reply = (m: WriterReply) => port.postMessage(m);
 
 let stage: ReturnType<typeof openStage> | undefined;
 try {
-  stage = openStage(path, key, builtinDescribe ? eventDescriber() : undefined);
+  // The job's thread made the staging file and staged the first events into it.
+  stage = openStage(path, key, builtinDescribe ? eventDescriber() : undefined, false);
   reply({ kind: 'opened' });
 } catch (e) {
   reply({ kind: 'failed', message: (e as Error).message });

@@ -1,7 +1,7 @@
 /**
- * Where a build's staged events are written: on this thread, or on a writer thread of their
- * own (stage-worker.ts) that makes each row and inserts it, so the job's thread only hands
- * events on. Either way the staging file is `<path>.stage`, encrypted under the build's key,
+ * Where a build's staged events are written: on this thread, or (once the build is large, see
+ * EventIndexBuilder) on a writer thread of their own (stage-worker.ts) that makes each row and
+ * inserts it, so the job's thread only hands events on. Either way the staging file is `<path>.stage`, encrypted under the build's key,
  * through a bounded page cache; at most two batches wait for the writer (`ready`), so memory
  * does not grow when the writer falls behind.
  */
@@ -35,12 +35,20 @@ export interface Stager {
   abort(): void;
 }
 
-/** Opens `<path>.stage` and prepares the inserts (for either thread). */
-export function openStage(path: string, key: Uint8Array | null, describe: DescribeEvent | undefined) {
+/**
+ * Opens `<path>.stage` and prepares the inserts (for either thread): a new one, or (`fresh`
+ * false) the one another stager closed, to go on appending.
+ */
+export function openStage(
+  path: string,
+  key: Uint8Array | null,
+  describe: DescribeEvent | undefined,
+  fresh = true,
+) {
   const db: SqliteDatabase = openSqlite(stagePath(path), keyOption(key));
   try {
     configure(db, 'main', BUILD_CACHE_KIB / 2);
-    db.exec(STAGE_SCHEMA);
+    if (fresh) db.exec(STAGE_SCHEMA);
     const insert = db.prepare('INSERT INTO staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     const insertDuplicate = db.prepare('INSERT INTO staged_duplicates VALUES (?, ?, ?, ?)');
     const write = db.transaction((events: readonly StagedEvent[], duplicates: readonly StagedDuplicate[]) => {
