@@ -12,7 +12,6 @@ import {
   type RuleDiagnostic,
   type SigmaRule,
   SigmaSession,
-  sigmaEventFromEvtx,
 } from '../sigma/index.js';
 import type { Analyzer } from './analyzer.js';
 import { sigmaRuleRef } from './types.js';
@@ -42,12 +41,8 @@ export interface SigmaPassResult {
 }
 
 export interface SigmaPass {
-  add(e: EvtxEvent, file: string): EventAdded;
-  /**
-   * As `add`, for an event whose rules were matched elsewhere (a decode worker): `matched` are
-   * all the rules it matched.
-   */
-  addMatched(e: EvtxEvent, file: string, matched: readonly SigmaRule[]): EventAdded;
+  /** `matched`: every rule a decode worker matched for the event; without it, matched here. */
+  add(e: EvtxEvent, file: string, matched?: readonly SigmaRule[]): EventAdded;
   /** Runs the correlations. */
   finish(): SigmaPassResult;
 }
@@ -75,18 +70,10 @@ export function createSigmaPass(options: SigmaPassOptions): SigmaPass {
   };
   const at = (e: EvtxEvent) => ({ timestamp: e.timestamp, recordId: e.recordId });
   return {
-    add(e, file) {
+    add(e, file, matched) {
       if (!analyzer.add(e, { file })) return { fresh: false, rules: NONE };
       if (session === undefined) return { fresh: true, rules: NONE };
-      return report(e, session.match(sigmaEventFromEvtx(e), at(e)));
-    },
-    addMatched(e, file, matched) {
-      if (!analyzer.add(e, { file })) return { fresh: false, rules: NONE };
-      if (session === undefined) return { fresh: true, rules: NONE };
-      return report(
-        e,
-        session.matched(matched, () => sigmaEventFromEvtx(e), at(e)),
-      );
+      return report(e, session.evtxRules(e, at(e), matched));
     },
     finish() {
       if (session === undefined) return { hits: [], diagnostics: [] };

@@ -15,14 +15,13 @@ import {
 import type { Diagnostic } from '../evtx/index.js';
 import { errorInsight, type Insight } from '../insights/index.js';
 import { eventDescriber } from '../lookup/index.js';
-import type { DecodePool } from '../parse/index.js';
 import { createPayloadScanQueue, type PayloadScanSummary } from '../payloads/index.js';
 import {
   type DecodeFilesResult,
   decodeFiles,
   type FileInProgress,
+  lazyPool,
   pathFiles,
-  pipelinePool,
 } from '../pipeline/index.js';
 import type { RuleDiagnostic } from '../sigma/index.js';
 import type { CompiledRuleSet, YaraEngine } from '../yara/index.js';
@@ -88,7 +87,7 @@ export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResu
   const pass = createSigmaPass({ analyzer, ...(sigma === undefined ? {} : { sigma }) });
   const detections = new Detections();
   const diagnostics: Diagnostic[] = [];
-  let pool: DecodePool | undefined;
+  const pool = options.threads > 0 ? lazyPool(options.threads) : undefined;
   let records = 0;
   const window = options.window ?? {};
   const windowed = window.from !== undefined || window.to !== undefined || window.computers !== undefined;
@@ -107,7 +106,7 @@ export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResu
     decoded = await decodeFiles(
       pathFiles(options.files),
       {
-        ...(options.threads > 0 ? { pool: () => (pool ??= pipelinePool(options.threads)) } : {}),
+        ...(pool ? { pool: pool.get } : {}),
         ...(sigma === undefined ? {} : { sigma }),
       },
       {
@@ -115,8 +114,7 @@ export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResu
           if ((++n & 4095) === 0) progress(file);
           if (windowed && !inWindow(window, e.timestamp, e.computer)) return;
           records++;
-          const added =
-            matched === undefined ? pass.add(e, file.name) : pass.addMatched(e, file.name, matched);
+          const added = pass.add(e, file.name, matched);
           for (const rule of added.rules)
             detections.add(
               rule,

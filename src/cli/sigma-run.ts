@@ -8,8 +8,8 @@
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { isTaeError, TaeError } from '../errors/index.js';
 import type { Diagnostic } from '../evtx/index.js';
-import { checkSourceFileSync, type DecodePool, unreadableSource } from '../parse/index.js';
-import { decodeFiles, pathFiles, pipelinePool } from '../pipeline/index.js';
+import { checkSourceFileSync, unreadableSource } from '../parse/index.js';
+import { decodeFiles, lazyPool, pathFiles } from '../pipeline/index.js';
 import {
   dataMatcher,
   EvtxSigmaEvent,
@@ -22,7 +22,6 @@ import {
   type SigmaMatcher,
   type SigmaRule,
   SigmaSession,
-  sigmaEventFromEvtx,
 } from '../sigma/index.js';
 import { Detections, type MatchPlace } from './detections.js';
 import { type EventWindow, inWindow } from './rule-filter.js';
@@ -74,7 +73,7 @@ export async function runSigmaOver(options: SigmaRunOptions): Promise<SigmaRunRe
   const failures: { file: string; message: string }[] = [];
   const diagnostics: Diagnostic[] = [];
   let events = 0;
-  let pool: DecodePool | undefined;
+  const pool = options.threads > 0 ? lazyPool(options.threads) : undefined;
   const found = (rule: SigmaRule, event: SigmaEvent, place: MatchPlace) => {
     for (const r of session.matched([rule], () => event, place)) detections.add(r, place, event);
   };
@@ -88,7 +87,7 @@ export async function runSigmaOver(options: SigmaRunOptions): Promise<SigmaRunRe
           const decoded = await decodeFiles(
             pathFiles([file]),
             {
-              ...(options.threads > 0 ? { pool: () => (pool ??= pipelinePool(options.threads)) } : {}),
+              ...(pool ? { pool: pool.get } : {}),
               sigma: options.rules,
             },
             {
@@ -103,10 +102,7 @@ export async function runSigmaOver(options: SigmaRunOptions): Promise<SigmaRunRe
                   channel: e.channel,
                   file,
                 };
-                const reported =
-                  matched === undefined
-                    ? session.match(sigmaEventFromEvtx(e), place)
-                    : session.matched(matched, () => sigmaEventFromEvtx(e), place);
+                const reported = session.evtxRules(e, place, matched);
                 for (const rule of reported) detections.add(rule, place, e);
               },
               fileDone: ({ parse }) => diagnostics.push(...parse.diagnostics),

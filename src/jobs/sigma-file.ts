@@ -25,7 +25,6 @@ import {
   type RuleSet,
   ruleFileStem,
   SigmaSession,
-  sigmaEventFromEvtx,
 } from '../sigma/index.js';
 import { type DecodeOptions, failureInsights, jobDecoding, jobFiles } from './job-files.js';
 import type { JobRunner } from './types.js';
@@ -152,10 +151,7 @@ export function createSigmaFileRunner(
         event(e, file, matched) {
           events++;
           const at = { timestamp: e.timestamp, recordId: e.recordId };
-          const rules =
-            matched === undefined
-              ? session.match(sigmaEventFromEvtx(e), at)
-              : session.matched(matched, () => sigmaEventFromEvtx(e), at);
+          const rules = session.evtxRules(e, at, matched);
           for (const rule of rules)
             tally(rows, file.name, metaOf(rule, custom), e.timestamp, e.timestamp, e.recordId);
         },

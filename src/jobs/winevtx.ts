@@ -114,8 +114,7 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
       { ...jobDecoding(ctx, options), ...(sigma === undefined ? {} : { sigma }) },
       {
         event(e, file, matched) {
-          const added =
-            matched === undefined ? pass.add(e, file.name) : pass.addMatched(e, file.name, matched);
+          const added = pass.add(e, file.name, matched);
           if (!added.fresh) index?.duplicate(e, file.name);
           else index?.add(e, file.name, added.rules.length === 0 ? NO_RULES : added.rules.map(sigmaRuleRef));
           return added.fresh ? scans?.add(e, file.name) : undefined;

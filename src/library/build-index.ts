@@ -23,7 +23,7 @@ import { checkOptionKeys, invalidOption, TaeError } from '../errors/index.js';
 import { type ErrorInsight, errorInsight } from '../insights/index.js';
 import { eventDescriber } from '../lookup/index.js';
 import { checkSourceFile, type DecodePool } from '../parse/index.js';
-import { type DecodeFilesResult, decodeFiles, pipelinePool } from '../pipeline/index.js';
+import { type DecodeFilesResult, decodeFiles, lazyPool } from '../pipeline/index.js';
 import { EventIndexBuilder } from '../search/index.js';
 import { type EvtxIndex, OpenIndex } from './evtx-index.js';
 import { type IndexSigmaRules, sigmaRulesOf } from './sigma-rules.js';
@@ -130,12 +130,12 @@ export async function build(options: BuildIndexOptions): Promise<EvtxIndex> {
     const errors: ErrorInsight[] = [];
     let firstFailure: TaeError | undefined;
     // `threads` or `pool` decode every file on threads, whatever its size (as parseEvtx does).
-    let own: DecodePool | undefined;
-    const pool = options.pool ?? undefined;
+    const pool = options.pool;
     const threads = options.threads ?? 0;
+    const own = pool === undefined && threads > 0 ? lazyPool(threads) : undefined;
     const decoding = {
       ...(pool !== undefined ? { pool: () => pool } : {}),
-      ...(pool === undefined && threads > 0 ? { pool: () => (own ??= pipelinePool(threads)) } : {}),
+      ...(own !== undefined ? { pool: own.get } : {}),
       inlineBelowBytes: 0,
       ...(signal ? { signal } : {}),
       ...(sigma === undefined ? {} : { sigma }),
@@ -150,7 +150,7 @@ export async function build(options: BuildIndexOptions): Promise<EvtxIndex> {
           decoding,
           {
             event(e, { name }, matched) {
-              const added = matched === undefined ? pass.add(e, name) : pass.addMatched(e, name, matched);
+              const added = pass.add(e, name, matched);
               if (!added.fresh) builder.duplicate(e, name);
               else builder.add(e, name, added.rules.map(sigmaRuleRef));
             },

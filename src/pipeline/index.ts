@@ -12,4 +12,12 @@ export {
   type PipelineFile,
   pathFiles,
 } from './files.js';
-export { forEachEvent, type PipelineStage, pipelinePool, type StagedChunk, sigmaStage } from './stage.js';
+export {
+  forEachEvent,
+  type LazyPool,
+  lazyPool,
+  type PipelineStage,
+  pipelinePool,
+  type StagedChunk,
+  sigmaStage,
+} from './stage.js';

@@ -22,6 +22,26 @@ const workerUrl = new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '
 /** A decode pool whose workers also run the stage of each task. */
 export const pipelinePool = (threads: number): DecodePool => new DecodePool(threads, workerUrl);
 
+export interface LazyPool {
+  readonly get: () => DecodePool;
+  readonly close: () => Promise<void>;
+}
+
+/** A pipeline pool started only when a file first needs it (the engine's, a CLI run's, a build's). */
+export function lazyPool(threads: number): LazyPool {
+  let pool: DecodePool | null = null;
+  return {
+    get: () => {
+      pool ??= pipelinePool(threads);
+      return pool;
+    },
+    close: async () => {
+      await pool?.close();
+      pool = null;
+    },
+  };
+}
+
 const NONE: readonly SigmaRule[] = [];
 
 /**

@@ -87,8 +87,9 @@ const MAX_FILES = 10_000;
 export class EventIndexBuilder implements EventSink {
   /** Writes `<path>.stage`: on this thread, then (a large build) on a writer thread. */
   private stager: Stager;
-  /** Whether the build may move its staging to a writer thread. */
+  /** Whether the build may move its staging to a writer thread, and whether it has. */
   private readonly threadable: boolean;
+  private threaded = false;
   private batch: StagedEvent[] = [];
   private duplicates: StagedDuplicate[] = [];
   /** Arrival order of events and duplicates. */
@@ -243,8 +244,6 @@ export class EventIndexBuilder implements EventSink {
     const from = this.options.writerThreadFrom ?? THREAD_FROM_EVENTS;
     if (this.threadable && !this.threaded && this.staged >= from) this.toWriterThread();
   }
-
-  private threaded = false;
 
   /**
    * A thread costs its start-up (tens of ms, more than a small job's whole staging), so a build

@@ -18,8 +18,8 @@ import {
   Scheduler,
 } from '../jobs/index.js';
 import type { LookupRequest, LookupResult } from '../lookup/index.js';
-import { type DecodePool, defaultThreads } from '../parse/index.js';
-import { pipelinePool } from '../pipeline/index.js';
+import { defaultThreads } from '../parse/index.js';
+import { type LazyPool, lazyPool } from '../pipeline/index.js';
 import { INDEX_FILE, type RuleLibrary, type RuleLibraryOptions } from '../rules/index.js';
 import type { SearchRequest, SearchResponse } from '../search/index.js';
 import type { SigmaDataRequest, SigmaDataResponse } from '../sigma/index.js';
@@ -83,26 +83,6 @@ export interface EngineOptions {
   readonly onJobStatus?: (event: JobStatusEvent) => void;
   /** Unexpected errors (a 500, a runner crash), with the error id their answer quoted. */
   readonly onInternalError?: (error: unknown, errorId: string) => void;
-}
-
-interface LazyPool {
-  readonly get: () => DecodePool;
-  readonly close: () => Promise<void>;
-}
-
-/** The EVTX decode pool, started only when a job first has a file large enough to need it. */
-function lazyPool(threads: number): LazyPool {
-  let pool: DecodePool | null = null;
-  return {
-    get: () => {
-      pool ??= pipelinePool(threads);
-      return pool;
-    },
-    close: async () => {
-      await pool?.close();
-      pool = null;
-    },
-  };
 }
 
 /** What `Engine.open` repaired after an unclean stop (all zero after a clean one). */

@@ -7,6 +7,8 @@
  * A base match keeps only the fields its correlations read (group-by fields through aliases,
  * the value field), not the event: a million kept matches stay small.
  */
+
+import type { EvtxEvent } from '../evtx/index.js';
 import {
   type BaseMatch,
   type CorrelationHit,
@@ -16,6 +18,7 @@ import {
 } from './correlate/index.js';
 import type { RuleDiagnostic } from './diagnostics.js';
 import { eventFromObject, type SigmaEvent } from './event.js';
+import { sigmaEventFromEvtx } from './evtx-event.js';
 import type { LoadResult } from './load.js';
 import type { SigmaCorrelation, SigmaRule } from './model.js';
 import type { PortableSigma } from './portable.js';
@@ -103,6 +106,16 @@ export class SigmaSession {
     const once = () => (source ??= event());
     const out = rules.filter((rule) => this.take(rule, once, at));
     return out.length === 0 ? NONE : out;
+  }
+
+  /**
+   * The rules a decoded event reports: those a decode worker already matched (`matched`, every
+   * rule it matched), else matched here.
+   */
+  evtxRules(e: EvtxEvent, at: MatchPlace, matched?: readonly SigmaRule[]): readonly SigmaRule[] {
+    return matched === undefined
+      ? this.match(sigmaEventFromEvtx(e), at)
+      : this.matched(matched, () => sigmaEventFromEvtx(e), at);
   }
 
   /** Runs the correlations over the kept matches. */
