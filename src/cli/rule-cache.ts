@@ -1,7 +1,9 @@
 /**
  * The on-disk cache of parsed Sigma rule texts. Measured on the 3,141 SigmaHQ rules: YAML
  * parsing is about a third of loading and is plain data; building detections and mapping log
- * sources make closures, so they are redone from the cached documents on every run.
+ * sources make closures, which cannot be stored. So an entry also records which documents
+ * compiled without error (with which placeholders): the next run builds those deferred
+ * (sigma's `trusted` load option), compiling each matcher only when an event first reaches it.
  *
  * One entry per rule selection, keyed by a SHA-256 of the engine version, this format and
  * every (source, text) in order; `$TAE_CACHE_DIR`, else `$XDG_CACHE_HOME/threat-analysis-engine`
@@ -25,7 +27,7 @@ import {
 import { packageVersion } from './version.js';
 
 /** Bump when the cached shape or the parser's output changes. */
-export const RULE_CACHE_FORMAT = 1;
+export const RULE_CACHE_FORMAT = 2;
 /** The directory's bound; the SigmaHQ rules take about 4 MB. */
 const MAX_CACHE_BYTES = 256 << 20;
 const MAX_ENTRY_BYTES = 256 << 20;
@@ -83,12 +85,35 @@ function diagnosticOf(v: unknown, source: string): RuleDiagnostic {
   return d as RuleDiagnostic;
 }
 
-function entryOf(raw: unknown, key: string, texts: readonly RuleText[]): ParsedRuleText[] {
-  const e = raw as { format?: unknown; key?: unknown; parsed?: unknown } | null;
+/** Documents known to compile, per text, under one salt (the placeholders they were built with). */
+interface Trust {
+  readonly salt: string;
+  readonly docs: readonly (readonly number[])[];
+}
+
+interface Entry {
+  readonly parsed: ParsedRuleText[];
+  readonly trust: Trust | undefined;
+}
+
+const isIndex = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
+
+function trustOf(v: unknown, texts: number): Trust | undefined {
+  if (v === undefined) return undefined;
+  const t = v as Partial<Trust> | null;
+  if (t === null || typeof t !== 'object' || typeof t.salt !== 'string' || !Array.isArray(t.docs))
+    throw new Corrupt('trust');
+  if (t.docs.length !== texts || !t.docs.every((d) => Array.isArray(d) && d.every(isIndex)))
+    throw new Corrupt('trust');
+  return { salt: t.salt, docs: t.docs };
+}
+
+function entryOf(raw: unknown, key: string, texts: readonly RuleText[]): Entry {
+  const e = raw as { format?: unknown; key?: unknown; parsed?: unknown; trust?: unknown } | null;
   if (e === null || typeof e !== 'object' || e.format !== RULE_CACHE_FORMAT || e.key !== key)
     throw new Corrupt('head');
   if (!Array.isArray(e.parsed) || e.parsed.length !== texts.length) throw new Corrupt('length');
-  return e.parsed.map((p: { documents?: unknown; diagnostics?: unknown } | null, i) => {
+  const parsed = e.parsed.map((p: { documents?: unknown; diagnostics?: unknown } | null, i) => {
     const source = texts[i]!.source;
     if (p === null || !Array.isArray(p.documents) || !Array.isArray(p.diagnostics))
       throw new Corrupt('entry');
@@ -97,9 +122,10 @@ function entryOf(raw: unknown, key: string, texts: readonly RuleText[]): ParsedR
       diagnostics: p.diagnostics.map((d) => diagnosticOf(d, source)),
     };
   });
+  return { parsed, trust: trustOf(e.trust, texts.length) };
 }
 
-function read(file: string, key: string, texts: readonly RuleText[]): ParsedRuleText[] | undefined {
+function read(file: string, key: string, texts: readonly RuleText[]): Entry | undefined {
   let bytes: Buffer;
   try {
     if (statSync(file).size > MAX_ENTRY_BYTES) return undefined;
@@ -129,15 +155,9 @@ function evict(dir: string, maxBytes: number, entry = /^sigma-[0-9a-f]{64}\.bin$
 }
 
 /** Best effort: a cache that cannot be written costs the next run its parse, nothing else. */
-function write(
-  dir: string,
-  file: string,
-  key: string,
-  parsed: readonly ParsedRuleText[],
-  maxBytes: number,
-): void {
+function write(dir: string, file: string, key: string, entry: Entry, maxBytes: number): void {
   try {
-    const bytes = serialize({ format: RULE_CACHE_FORMAT, key, parsed });
+    const bytes = serialize({ format: RULE_CACHE_FORMAT, key, ...entry });
     if (bytes.length > MAX_ENTRY_BYTES) return;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
@@ -149,30 +169,50 @@ function write(
   }
 }
 
+export interface CachedParse {
+  readonly parsed: readonly ParsedRuleText[];
+  /** Per text, the documents an earlier run compiled without error with this salt; or none. */
+  trusted(salt: string): readonly ReadonlySet<number>[] | undefined;
+  /** Records the documents that compiled without error (rewrites the entry only if that grew). */
+  remember(salt: string, docs: readonly (readonly number[])[]): void;
+}
+
 /** Each text's parse, from the cache when an entry for exactly these texts is there. */
 export function parseCached(
   texts: readonly RuleText[],
   dir: string | false,
   maxBytes = MAX_CACHE_BYTES,
-): ParsedRuleText[] {
+): CachedParse {
   const parseAll = () => {
     ruleCacheStats.parsed += texts.length;
     return texts.map((t) => parseRuleText(t.text, t.source));
   };
-  if (dir === false) return parseAll();
+  if (dir === false) return { parsed: parseAll(), trusted: () => undefined, remember: () => {} };
   const key = keyOf(texts);
   const file = join(dir, `sigma-${key}.bin`);
-  const cached = read(file, key, texts);
-  if (cached !== undefined) {
+  let entry = read(file, key, texts);
+  if (entry !== undefined) {
     ruleCacheStats.hits++;
     debug(`sigma rule cache hit ${file} (${texts.length} files)`);
-    return cached;
+  } else {
+    ruleCacheStats.misses++;
+    entry = { parsed: parseAll(), trust: undefined };
+    write(dir, file, key, entry, maxBytes);
+    debug(`sigma rule cache miss, wrote ${file} (${texts.length} files)`);
   }
-  ruleCacheStats.misses++;
-  const parsed = parseAll();
-  write(dir, file, key, parsed, maxBytes);
-  debug(`sigma rule cache miss, wrote ${file} (${texts.length} files)`);
-  return parsed;
+  const { parsed } = entry;
+  let trust = entry.trust;
+  return {
+    parsed,
+    trusted: (salt) => (trust?.salt === salt ? trust.docs.map((d) => new Set(d)) : undefined),
+    remember(salt, docs) {
+      const before = trust?.salt === salt ? trust.docs : undefined;
+      if (before !== undefined && docs.every((d, i) => d.length <= before[i]!.length)) return;
+      trust = { salt, docs };
+      write(dir, file, key, { parsed, trust }, maxBytes);
+      debug(`sigma rule cache: ${docs.reduce((n, d) => n + d.length, 0)} documents known to compile`);
+    },
+  };
 }
 
 /**

@@ -5,10 +5,12 @@
  * The triage choice (rule-filter.ts) is applied here, once, for every command; the YAML parse
  * comes from the on-disk cache (rule-cache.ts) unless `cache` is false.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync, type Stats, statSync } from 'node:fs';
 import { TaeError } from '../errors/index.js';
 import { openRuleLibrary, walkFiles } from '../rules/index.js';
 import {
+  compiledDocuments,
   compileRuleSet,
   type LoadResult,
   loadParsedRules,
@@ -118,12 +120,21 @@ export async function loadSigmaRules(choice: SigmaChoice): Promise<SigmaRules> {
     placeholders = library.placeholders;
   }
   const t0 = performance.now();
-  const parsed = parseCached(texts, choice.cache ?? ruleCacheDir());
+  const cache = parseCached(texts, choice.cache ?? ruleCacheDir());
   const t1 = performance.now();
+  // What a cached run may defer depends on the placeholders each text was built with.
+  const salt = createHash('sha256')
+    .update(JSON.stringify([fileCount, placeholders]))
+    .digest('hex');
+  const trusted = cache.trusted(salt);
   // Rule files take no placeholders (as before); library texts take the library's.
-  const all = merge(
-    parsed.map((p, i) => loadParsedRules(p, texts[i]!.source, i < fileCount ? {} : { placeholders })),
+  const perText = cache.parsed.map((p, i) =>
+    loadParsedRules(p, texts[i]!.source, {
+      ...(i < fileCount ? {} : { placeholders }),
+      ...(trusted === undefined ? {} : { trusted: trusted[i]! }),
+    }),
   );
+  const all = merge(perText);
   const loaded = choice.choice === undefined ? all : chooseRules(all, choice.choice);
   const left = all.rules.length + all.correlations.length - loaded.rules.length - loaded.correlations.length;
   // Community packs carry rules for other products (linux, aws…): not worth a warning each.
@@ -143,6 +154,9 @@ export async function loadSigmaRules(choice: SigmaChoice): Promise<SigmaRules> {
   }
   const t2 = performance.now();
   const ruleSet = compileRuleSet({ rules: loaded.rules, filters: loaded.filters });
+  const sources = texts.map((t) => t.source);
+  const clean = compiledDocuments(sources, all, loaded.rules, ruleSet, trusted);
+  if (clean !== undefined) cache.remember(salt, clean);
   const ms = (a: number, b: number) => `${Math.round(b - a)} ms`;
   debug(`sigma rules: parse ${ms(t0, t1)}, build ${ms(t1, t2)}, rule set ${ms(t2, performance.now())}`);
   const label = `${plural(loaded.rules.length, 'rule')}${loaded.correlations.length ? `, ${plural(loaded.correlations.length, 'correlation')}` : ''}${left > 0 ? ` (${left} left out by the rule filters)` : ''}`;
@@ -151,6 +165,7 @@ export async function loadSigmaRules(choice: SigmaChoice): Promise<SigmaRules> {
     placeholders,
     all,
     loaded,
+    clean,
   );
   return { loaded, ruleSet, portable, label };
 }

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { TaeError } from '../errors/index.js';
 import { openRuleLibrary, type RuleLibrary, type RuleLibraryOptions } from '../rules/index.js';
 import {
+  compiledDocuments,
   compileRuleSet,
   dataMatcher,
   type LoadResult,
@@ -62,7 +63,14 @@ export class Community {
       const ruleSet = compileRuleSet({ rules: loaded.rules, filters: loaded.filters });
       const { sources, placeholders } = library.sigmaSources();
       const texts = sources.map(({ source, text }) => ({ source, text, placeholders: true }));
-      const portable = portableSigma(texts, placeholders, loaded, loaded);
+      // Workers defer what compiled here (load.ts `trusted`): they start at once.
+      const trusted = compiledDocuments(
+        texts.map((t) => t.source),
+        loaded,
+        loaded.rules,
+        ruleSet,
+      );
+      const portable = portableSigma(texts, placeholders, loaded, loaded, trusted);
       this.sigmaRules = { loaded, ruleSet, portable, dataMatcher: dataMatcher(loaded.rules, ruleSet) };
     }
     return this.sigmaRules;

@@ -1,8 +1,10 @@
 /** One YAML document to a typed, compiled detection rule, correlation or filter. */
+
+import type { Predicate } from './condition/evaluate.js';
 import { buildCorrelation } from './correlation.js';
-import { compileDetection, parseDetection } from './detection.js';
+import { compileDetection, type Detection, parseDetection } from './detection.js';
 import { fail } from './diagnostics.js';
-import { contextOf } from './event.js';
+import { contextOf, type EvalContext } from './event.js';
 import { readLogSource, readMeta } from './metadata.js';
 import type { SigmaDocument, SigmaFilter, SigmaRule } from './model.js';
 import type { PlaceholderValues } from './modifiers/index.js';
@@ -10,6 +12,27 @@ import { isYamlList, isYamlMap, type YamlMap } from './yaml.js';
 
 export interface BuildOptions {
   readonly placeholders: PlaceholderValues;
+  /** Compile the matchers on first use (the document is known to compile: load.ts `trusted`). */
+  readonly deferred?: boolean;
+}
+
+/** Rules and filters built deferred: their logsource variants defer their matchers too. */
+const deferredDocuments = new WeakSet<SigmaRule | SigmaFilter>();
+export const isDeferred = (d: SigmaRule | SigmaFilter): boolean => deferredDocuments.has(d);
+
+/** The detection's predicate now, or on its first call when deferred. */
+function predicateOf(detection: Detection, options: BuildOptions): Predicate<EvalContext> {
+  if (options.deferred !== true) return compileDetection(detection, options);
+  let compiled: Predicate<EvalContext> | undefined;
+  return (ctx) => {
+    compiled ??= compileDetection(detection, options);
+    return compiled(ctx);
+  };
+}
+
+function remember<T extends SigmaRule | SigmaFilter>(built: T, options: BuildOptions): T {
+  if (options.deferred === true) deferredDocuments.add(built);
+  return built;
 }
 
 function buildRule(doc: YamlMap, source: string, document: number, options: BuildOptions): SigmaRule {
@@ -18,21 +41,24 @@ function buildRule(doc: YamlMap, source: string, document: number, options: Buil
   const section = doc.get('detection');
   if (!isYamlMap(section)) fail('detection.invalid', "'detection' must be a map");
   const detection = parseDetection(section, 'detection');
-  const predicate = compileDetection(detection, options);
+  const predicate = predicateOf(detection, options);
   const stats = { evaluations: 0, matches: 0, nanoseconds: 0 };
-  return {
-    ...meta,
-    kind: 'rule',
-    logsource,
-    detection,
-    stats,
-    matches(event) {
-      stats.evaluations++;
-      const hit = predicate(contextOf(event));
-      if (hit) stats.matches++;
-      return hit;
+  return remember<SigmaRule>(
+    {
+      ...meta,
+      kind: 'rule',
+      logsource,
+      detection,
+      stats,
+      matches(event) {
+        stats.evaluations++;
+        const hit = predicate(contextOf(event));
+        if (hit) stats.matches++;
+        return hit;
+      },
     },
-  };
+    options,
+  );
 }
 
 /** Filters (§1.9) follow pySigma: `rules` is required, one condition, ANDed with the rule's. */
@@ -54,15 +80,18 @@ function buildFilter(doc: YamlMap, source: string, document: number, options: Bu
   if (isYamlList(condition) && condition.length !== 1)
     fail('filter.invalid', 'a filter has exactly one condition');
   const detection = parseDetection(section, 'filter', ['rules']);
-  const predicate = compileDetection(detection, options);
-  return {
-    ...meta,
-    kind: 'filter',
-    logsource,
-    rules,
-    detection,
-    matches: (event) => predicate(contextOf(event)),
-  };
+  const predicate = predicateOf(detection, options);
+  return remember<SigmaFilter>(
+    {
+      ...meta,
+      kind: 'filter',
+      logsource,
+      rules,
+      detection,
+      matches: (event) => predicate(contextOf(event)),
+    },
+    options,
+  );
 }
 
 export function buildDocument(

@@ -135,5 +135,6 @@ export {
   SigmaSession,
   type SigmaSessionOptions,
 } from './session.js';
+export { compiledDocuments } from './trust.js';
 export { ANY, ONE, type Part, parseSigmaString, toSigmaText } from './wildcard.js';
 export { type YamlMap, YamlNumber, type YamlScalar, type YamlValue } from './yaml.js';

@@ -13,6 +13,13 @@ export interface LoadOptions {
   readonly placeholders?: PlaceholderValues;
   /** Largest rule text accepted, in characters (default 1 MiB). */
   readonly maxChars?: number;
+  /**
+   * Documents (by index) an earlier load of this very text, by this engine version and with
+   * these placeholders, built and compiled without error (a rule cache vouches for it): their
+   * matchers are compiled on first use instead of now, so a large rule set starts at once
+   * and rules no event reaches are never compiled.
+   */
+  readonly trusted?: ReadonlySet<number>;
 }
 
 export interface LoadResult {
@@ -104,7 +111,10 @@ export function loadParsedRules(
       return;
     }
     try {
-      const built = buildDocument(doc, source, document, { placeholders });
+      const built = buildDocument(doc, source, document, {
+        placeholders,
+        deferred: options.trusted?.has(document) === true,
+      });
       switch (built.kind) {
         case 'rule':
           result.rules.push(built);

@@ -35,6 +35,8 @@ interface PortableBody {
   readonly keep: readonly number[] | null;
   /** Titles of the kept rules, in order: a load that differs is refused, never misnamed. */
   readonly titles: readonly string[];
+  /** Per text, documents known to compile (load.ts `trusted`), or null. */
+  readonly trusted: readonly (readonly number[])[] | null;
 }
 
 let serial = 0;
@@ -48,10 +50,17 @@ export function portableSigma(
   placeholders: PlaceholderValues,
   all: LoadResult,
   loaded: LoadResult,
+  trusted?: readonly (readonly number[])[],
 ): PortableSigma {
   const position = new Map(all.rules.map((r, i) => [r, i]));
   const keep = loaded.rules === all.rules ? null : loaded.rules.map((r) => position.get(r) ?? -1);
-  const body: PortableBody = { texts, placeholders, keep, titles: loaded.rules.map((r) => r.title) };
+  const body: PortableBody = {
+    texts,
+    placeholders,
+    keep,
+    titles: loaded.rules.map((r) => r.title),
+    trusted: trusted?.length === texts.length ? trusted : null,
+  };
   const bytes = Buffer.from(JSON.stringify(body), 'utf8');
   const shared = new Uint8Array(new SharedArrayBuffer(bytes.length));
   shared.set(bytes);
@@ -73,8 +82,12 @@ export function loadPortable(portable: Pick<PortableSigma, 'shared'>): LoadedPor
   const body = JSON.parse(Buffer.from(portable.shared).toString('utf8')) as PortableBody;
   const rules: SigmaRule[] = [];
   const filters: SigmaFilter[] = [];
-  for (const t of body.texts) {
-    const loaded = loadRules(t.text, t.source, t.placeholders ? { placeholders: body.placeholders } : {});
+  for (const [i, t] of body.texts.entries()) {
+    const trusted = body.trusted?.[i];
+    const loaded = loadRules(t.text, t.source, {
+      ...(t.placeholders ? { placeholders: body.placeholders } : {}),
+      ...(trusted === undefined ? {} : { trusted: new Set(trusted) }),
+    });
     rules.push(...loaded.rules);
     filters.push(...loaded.filters);
   }

@@ -3,6 +3,8 @@
  * `sysmon`/`builtin` split). Built from a resolved source row and the rule's detection
  * (filters already merged); recompiled with the core's `compileDetection`.
  */
+
+import { isDeferred } from '../compile.js';
 import type { Predicate } from '../condition/evaluate.js';
 import type { Condition } from '../condition/parse.js';
 import { compileDetection, type Detection, type DetectionNode } from '../detection.js';
@@ -28,7 +30,10 @@ export interface RuleVariant {
   readonly filters: readonly SigmaFilter[];
   /** Fields this source never has that the rule uses (read pessimistically: see translate.ts). */
   readonly unavailableFields: readonly string[];
-  /** `where` and the detection: what remains once channel and event id are known to fit. */
+  /**
+   * `where` and the detection: what remains once channel and event id are known to fit.
+   * Compiled on first read for a deferred rule (compile.ts `isDeferred`).
+   */
   readonly test: Predicate<EvalContext>;
   /** Whether the event is one this variant looks at (channel, ids, `where`, provider fallback). */
   accepts(event: SigmaEvent): boolean;
@@ -54,6 +59,11 @@ export interface VariantSource {
 }
 
 const always: Predicate<EvalContext> = () => true;
+
+interface Compiled {
+  readonly accepts: Predicate<EvalContext>;
+  readonly test: Predicate<EvalContext>;
+}
 
 function compileNode(node: DetectionNode | undefined): Predicate<EvalContext> {
   if (node === undefined) return always;
@@ -117,9 +127,21 @@ export function buildVariant(
     return { rule, name: source.name, code: 'logsource.fields_unavailable', message };
   }
   const detection = translated.detection;
-  const predicate = compileDetection(detection, { placeholders });
-  const where = compileNode(whereNode(source.selector));
-  const accepts = compileNode(selectorNode(source.selector));
+  const compile = (): Compiled => {
+    const predicate = compileDetection(detection, { placeholders });
+    const where = compileNode(whereNode(source.selector));
+    return {
+      accepts: compileNode(selectorNode(source.selector)),
+      test: where === always ? predicate : (ctx) => where(ctx) && predicate(ctx),
+    };
+  };
+  // A deferred rule (a cache vouches that it compiles) is compiled when an event first reaches
+  // it; merged filters were not part of that promise, so a filtered rule is compiled now.
+  let compiled = isDeferred(rule) && filters.length === 0 ? undefined : compile();
+  const now = (): Compiled => {
+    compiled ??= compile();
+    return compiled;
+  };
   return {
     rule,
     name: source.name,
@@ -128,11 +150,14 @@ export function buildVariant(
     detection,
     filters,
     unavailableFields: translated.folded,
-    test: where === always ? predicate : (ctx) => where(ctx) && predicate(ctx),
-    accepts: (event) => accepts(contextOf(event)),
+    get test() {
+      return now().test;
+    },
+    accepts: (event) => now().accepts(contextOf(event)),
     matches(event) {
       const ctx = contextOf(event);
-      return accepts(ctx) && predicate(ctx);
+      const c = now();
+      return c.accepts(ctx) && c.test(ctx);
     },
     renderYaml: () => render(rule, source, detection),
   };

@@ -66,18 +66,42 @@ export interface RuleSetCoverage {
   readonly byCode: Readonly<Record<string, number>>;
 }
 
-interface Entry {
-  readonly ordinal: number;
-  readonly variant: RuleVariant;
+/**
+ * One variant's place in the set. Its test and anchors are taken on first need: a plan is made
+ * only for candidate lists events reach, and a deferred variant compiles when first read.
+ */
+class Entry {
   readonly match: RuleMatch;
-  readonly test: RuleVariant['test'];
-  readonly anchors: Anchors | undefined;
-  evaluations: number;
-  matches: number;
-  errors: number;
-  timed: number;
-  timedMs: number;
-  countdown: number;
+  private compiledTest: RuleVariant['test'] | undefined;
+  private anchorsTaken = false;
+  private anchorsOf: Anchors | undefined;
+  evaluations = 0;
+  matches = 0;
+  errors = 0;
+  timed = 0;
+  timedMs = 0;
+  countdown = 1;
+
+  constructor(
+    readonly ordinal: number,
+    readonly variant: RuleVariant,
+    private readonly placeholders: PlaceholderValues,
+  ) {
+    this.match = { rule: variant.rule, variant };
+  }
+
+  get test(): RuleVariant['test'] {
+    this.compiledTest ??= this.variant.test;
+    return this.compiledTest;
+  }
+
+  get anchors(): Anchors | undefined {
+    if (!this.anchorsTaken) {
+      this.anchorsOf = detectionAnchors(this.variant.detection, this.placeholders);
+      this.anchorsTaken = true;
+    }
+    return this.anchorsOf;
+  }
 }
 
 const NO_MATCHES: readonly RuleMatch[] = Object.freeze([]);
@@ -106,19 +130,7 @@ export class RuleSet {
     this.diagnostics = parts.diagnostics;
     this.sample = sample;
     this.overheadMs = sample === 0 ? 0 : timerOverheadMs();
-    this.entries = parts.variants.map((variant, ordinal) => ({
-      ordinal,
-      variant,
-      match: { rule: variant.rule, variant },
-      test: variant.test,
-      anchors: detectionAnchors(variant.detection, placeholders),
-      evaluations: 0,
-      matches: 0,
-      errors: 0,
-      timed: 0,
-      timedMs: 0,
-      countdown: 1,
-    }));
+    this.entries = parts.variants.map((variant, ordinal) => new Entry(ordinal, variant, placeholders));
     this.index = new RuleIndex((list) => this.planFor(list));
     for (const e of this.entries)
       this.index.add(e, e.variant.selector, requiredEventIds(e.variant.detection));
@@ -155,13 +167,15 @@ export class RuleSet {
       e.evaluations++;
       let hit = false;
       try {
+        // Read before timing: a deferred variant compiles here, once.
+        const test = e.test;
         if (sample !== 0 && --e.countdown <= 0) {
           e.countdown = sample;
           const t0 = performance.now();
-          hit = e.test(ctx);
+          hit = test(ctx);
           e.timedMs += performance.now() - t0;
           e.timed++;
-        } else hit = e.test(ctx);
+        } else hit = test(ctx);
       } catch {
         // A matcher bug must not take the run down; it shows in the variant's error count.
         e.errors++;
