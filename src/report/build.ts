@@ -2,13 +2,15 @@
  * `buildReport`: one self-contained HTML file from a parse job's insights. Sections follow the
  * result types (Overview, Key Event Timeline, the graph, Sigma, then the tables); the strict CSP
  * (`default-src 'none'`, the one style and script allowed by hash) means the page can make no
- * request even if some text slipped through, and every text is escaped anyway.
+ * request even if some text slipped through, and every text is escaped anyway. The graph's
+ * summary membership rides along as an inert JSON data block (graph-members.ts), not a script.
  */
 import { createHash } from 'node:crypto';
 import { formatTime, RESULT_TYPES } from '../analysis/index.js';
 import { invalidOption } from '../errors/index.js';
 import { type Insight, insightType } from '../insights/index.js';
 import { STYLE as BASE_STYLE, SCRIPT as TIMELINE_SCRIPT } from './assets.js';
+import { GRAPH_EXPAND_SCRIPT, GRAPH_EXPAND_STYLE } from './graph-expand.js';
 import { GRAPH_SCRIPT, GRAPH_STYLE } from './graph-nav.js';
 import { esc, slug } from './html.js';
 import { TABLE_SCRIPT, TABLE_STYLE } from './interactive.js';
@@ -29,8 +31,8 @@ const SECTION_ORDER = [
   'Other Results',
 ] as const;
 
-const STYLE = BASE_STYLE + TABLE_STYLE + WRAP_STYLE + GRAPH_STYLE;
-const SCRIPT = TIMELINE_SCRIPT + TABLE_SCRIPT + GRAPH_SCRIPT;
+const STYLE = BASE_STYLE + TABLE_STYLE + WRAP_STYLE + GRAPH_STYLE + GRAPH_EXPAND_STYLE;
+const SCRIPT = TIMELINE_SCRIPT + TABLE_SCRIPT + GRAPH_SCRIPT + GRAPH_EXPAND_SCRIPT;
 
 const sha256 = (s: string) => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
 

@@ -2,7 +2,7 @@
  * Finding one's way in a large process graph, appended to the page's one script and style: a
  * host list (the graph's clusters; nodes outside the chosen host are dimmed and the box scrolls
  * to it) and a process search over the node text (matches are outlined, Enter moves to the next
- * and scrolls it into view). Hosts are told apart by geometry, since Graphviz puts nodes beside
+ * and scrolls it into view; a summary node also matches the processes it stands for). Hosts are told apart by geometry, since Graphviz puts nodes beside
  * their cluster, not inside it. Controls are built with the DOM and `textContent` only.
  */
 export const GRAPH_SCRIPT = `
@@ -28,7 +28,20 @@ export const GRAPH_SCRIPT = `
   }
   var nodeHost = nodes.map(hostOf);
   var edgeHost = edges.map(hostOf);
-  var texts = nodes.map(function (g) { return g.textContent.toLowerCase(); });
+  // A summary node is found by the processes it stands for, too (graph-expand's data block).
+  var members = {};
+  var block = document.getElementById('pg-summary-data');
+  try { members = (block && JSON.parse(block.textContent)) || {}; } catch (e) { members = {}; }
+  var texts = nodes.map(function (g) {
+    var t = g.querySelector('title');
+    var key = t ? t.textContent : '';
+    var groups = Object.prototype.hasOwnProperty.call(members, key) && Array.isArray(members[key]) ? members[key] : [];
+    var ids = groups.map(function (group) {
+      if (!Array.isArray(group)) return '';
+      return group.slice(1).map(function (rest) { return group[0] === null ? rest : group[0] + ':' + rest; }).join(' ');
+    });
+    return (g.textContent + ' ' + ids.join(' ')).toLowerCase();
+  });
 
   var bar = document.createElement('div');
   bar.className = 'filters graph-nav';

@@ -3,6 +3,7 @@ import { formatTime } from '../analysis/index.js';
 import { CATEGORIES, IMPORTANCE, type Insight, insightType, type TimelineEntry } from '../insights/index.js';
 import { chartSvg } from './charts.js';
 import { graphSvg } from './graph.js';
+import { summaryDataBlock } from './graph-members.js';
 import { esc, table } from './html.js';
 import { escClipWrap } from './wrap.js';
 
@@ -114,7 +115,7 @@ export async function insightHtml(insight: Insight, state: { timeline: boolean }
         typeof g.data === 'string' && g.data.length <= MAX_DOT_CHARS
           ? await graphSvg(g.data)
           : '<p class="empty">The graph is too large to draw.</p>';
-      return `<h3>${esc(g.title)}</h3><p class="note">${esc(counts)}</p><div class="graph" id="process-graph">${svg}</div>`;
+      return `<h3>${esc(g.title)}</h3><p class="note">${esc(counts)}</p><div class="graph" id="process-graph">${svg}</div>${summaryDataBlock(meta)}`;
     }
     case 'Metadata': {
       const m = (insight as Extract<Insight, { Metadata: unknown }>).Metadata;

@@ -2,7 +2,7 @@
  * Report inputs from generated logs, through the same pipeline `tae analyze --sigma` runs: the
  * example story and the hostile log (markup, script, URLs and DOT syntax in event fields), each
  * with the community Sigma rules' matches; the hostile one also gets a rule whose own text is
- * hostile.
+ * hostile. The noisy host's graph has summary nodes, one of them of processes with a hostile name.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { writeEvtx } from '../../fixtures/evtx-writer/index.js';
 import { exampleEvents } from '../../fixtures/example-events.js';
 import { hostileEvents, PAYLOADS } from '../../fixtures/hostile-events.js';
+import { noisyHostEvents } from '../../fixtures/stories/index.js';
+import { guid, u32 } from '../../fixtures/stories/sources.js';
 import { reportRules } from '../../src/cli/analyze-output.js';
 import { analyzeFiles } from '../../src/cli/analyze-run.js';
 import { loadSigmaRules } from '../../src/cli/sigma-rules.js';
@@ -63,4 +65,27 @@ export async function hostileReportInput(): Promise<ReportInput> {
     ],
   };
   return { ...input, sigmaRules: [...input.sigmaRules, rule] };
+}
+
+/** An image name a summary lists: markup, an event handler, quotes, an ampersand. */
+export const HOSTILE_IMAGE = `<img src=x onerror=alert(1)>"'&amp;.exe`;
+
+/**
+ * The noisy host (392 processes where 150 fit, so its graph has summaries) and 5 more children of
+ * its services.exe named HOSTILE_IMAGE, which the optimiser summarises like the svchost.exe ones.
+ */
+export function summaryReportInput(): Promise<ReportInput> {
+  const events = noisyHostEvents();
+  const first = events[0]!; // services.exe starting the first svchost.exe
+  const extra = Array.from({ length: 5 }, (_, i) => ({
+    ...first,
+    eventData: {
+      ...first.eventData,
+      ProcessGuid: guid(`000fff0${i}-0000-65f1-1a02-000000001700`),
+      ProcessId: u32(9000 + i * 4),
+      Image: `C:\\Temp\\${HOSTILE_IMAGE}`,
+      CommandLine: HOSTILE_IMAGE,
+    },
+  }));
+  return analyzed('noisy.evtx', writeEvtx([...events, ...extra]), 'Threat analysis: noisy.evtx');
 }
