@@ -20,6 +20,14 @@ setFlagsFromString('--max-inlined-bytecode-size-cumulative=150');
  * (bench/job.ts). V8 reads this at every GC, so setting it now takes effect.
  */
 setFlagsFromString('--heap-growing-percent=25');
+/*
+ * With so little room above the live heap, V8's own trigger starts the next incremental marking
+ * as soon as the last one ends: on the 593-file hayabusa folder `tae analyze` ran 81 full GCs
+ * in 3.4 s. Starting it at 70 % of the room (at once at 95 %) ran 31, in 2.4 s and 3.1 s of CPU
+ * instead of 5.5, at the same peak RSS; the 100 MB job took 4 % less time (bench/job.ts).
+ */
+setFlagsFromString('--incremental-marking-soft-trigger=70');
+setFlagsFromString('--incremental-marking-hard-trigger=95');
 
 /*
  * The young generation is sized when V8 starts, so only a new process can bound it. V8 grows it
