@@ -19,8 +19,18 @@ const workerUrl = new URL(
  */
 export const DECODE_WORKER_YOUNG_MB = 16;
 
+/**
+ * How long the pool may sit idle before its workers are let go (ms). A job's index completion
+ * and a service between jobs leave them idle for seconds to minutes: each holds a heap of about
+ * 50 MiB. The next task starts them again (about 0.1 s).
+ */
+export const DECODE_POOL_IDLE_MS = 1_500;
+
 export class DecodePool {
-  private readonly piscina: Piscina;
+  private piscina: Piscina | null = null;
+  private active = 0;
+  private idle: ReturnType<typeof setTimeout> | undefined;
+  private closed = false;
 
   /**
    * `worker`: a module whose default export takes the same span tasks (this module's worker
@@ -28,27 +38,60 @@ export class DecodePool {
    */
   constructor(
     readonly threads: number,
-    worker: URL = workerUrl,
-  ) {
-    this.piscina = new Piscina({
-      filename: worker.href,
-      minThreads: threads,
-      maxThreads: threads,
+    private readonly worker: URL = workerUrl,
+    private readonly idleMs = DECODE_POOL_IDLE_MS,
+  ) {}
+
+  private start(): Piscina {
+    this.piscina ??= new Piscina({
+      filename: this.worker.href,
+      minThreads: this.threads,
+      maxThreads: this.threads,
       idleTimeout: 30_000,
       // A second task waits in each worker, so it never idles while the main thread dispatches.
       concurrentTasksPerWorker: 2,
       resourceLimits: { maxYoungGenerationSizeMb: DECODE_WORKER_YOUNG_MB },
     });
+    return this.piscina;
+  }
+
+  /** Whether worker threads are running now (they are let go after `idleMs` without a task). */
+  get running(): boolean {
+    return this.piscina !== null;
   }
 
   run(task: SpanTask, signal?: AbortSignal): Promise<SpanResult> {
+    if (this.closed) return Promise.reject(new Error('the decode pool is closed'));
+    clearTimeout(this.idle);
+    this.idle = undefined;
     const transferList: ArrayBuffer[] = [task.bytes];
     if (task.textBuffer !== undefined) transferList.push(task.textBuffer);
-    return this.piscina.run(task, { transferList, ...(signal ? { signal } : {}) });
+    this.active++;
+    const result = this.start().run(task, { transferList, ...(signal ? { signal } : {}) });
+    const settled = () => {
+      if (--this.active === 0 && !this.closed) {
+        this.idle = setTimeout(() => this.release(), this.idleMs);
+        this.idle.unref();
+      }
+    };
+    result.then(settled, settled);
+    return result;
+  }
+
+  private release(): void {
+    this.idle = undefined;
+    const piscina = this.piscina;
+    if (this.active > 0 || piscina === null) return;
+    this.piscina = null;
+    void piscina.destroy().catch(() => {});
   }
 
   async close(): Promise<void> {
-    await this.piscina.destroy();
+    this.closed = true;
+    clearTimeout(this.idle);
+    const piscina = this.piscina;
+    this.piscina = null;
+    await piscina?.destroy();
   }
 }
 
