@@ -119,10 +119,12 @@ export async function openSealedStream(
     try {
       decipher.final();
     } catch (e) {
+      release(plain);
       out.fill(0);
       throw corrupt(aad, `segment ${i} fails authentication`, e);
     }
     plain.copy(out, i * segmentBytes);
+    release(plain);
   }
   if ((await reader.take(1)) !== null) throw corrupt(aad, 'trailing bytes');
   return out;
@@ -225,14 +227,26 @@ export class SealedReader {
     try {
       decipher.final();
     } catch (e) {
-      plain.fill(0);
+      release(plain);
       throw corrupt(this.aad, `segment ${i} fails authentication`, e);
     }
     plain.copy(this.plain);
-    plain.fill(0);
+    release(plain);
     this.cached = i;
     return this.plain.subarray(0, len);
   }
+}
+
+/**
+ * Wipes a plaintext buffer `decipher.update` made and frees its memory now. Left to the
+ * collector, a verification pass over a 238 MiB file piled up about 80 MiB of such buffers
+ * (V8 collects them only under external-memory pressure), and a private 1 GB job's peak RSS
+ * rose by as much. Only a buffer that owns its whole ArrayBuffer is detached (never a pooled one).
+ */
+function release(plain: Buffer): void {
+  plain.fill(0);
+  const ab = plain.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };
+  if (plain.byteOffset === 0 && ab.byteLength === plain.byteLength && ab.byteLength > 0) ab.transfer?.(0);
 }
 
 /** Reads exact-length pieces from a stream of arbitrary chunks. */
