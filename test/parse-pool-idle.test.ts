@@ -48,3 +48,16 @@ test('a pool kept busy does not let its workers go between tasks', async () => {
     await pool.close();
   }
 });
+
+test('release lets an idle pool go at once, and the next file starts it again', async () => {
+  const pool = new DecodePool(1, undefined, 60_000);
+  try {
+    const first = await records(pool);
+    assert.equal(pool.running, true);
+    pool.release();
+    assert.equal(pool.running, false, 'released without waiting for the idle time');
+    assert.deepEqual(await records(pool), first);
+  } finally {
+    await pool.close();
+  }
+});

@@ -78,7 +78,12 @@ export class DecodePool {
     return result;
   }
 
-  private release(): void {
+  /**
+   * Lets the workers go now if no task is running: a caller done with its files (a job about to
+   * build its index) need not wait for the idle time. The next task starts them again.
+   */
+  release(): void {
+    clearTimeout(this.idle);
     this.idle = undefined;
     const piscina = this.piscina;
     if (this.active > 0 || piscina === null) return;

@@ -84,37 +84,45 @@ export async function decodeFiles(
   const staged = sigmaStage(options.sigma);
   const failures: { file: string; error: TaeError }[] = [];
   let parsed = 0;
-  for (const [index, input] of files.entries()) {
-    let name = input.name;
-    let source: EvtxSource | EvtxReader | undefined;
-    try {
-      const opened = await input.open();
-      source = opened.source;
-      name = opened.name ?? name;
-      const pooled = options.pool !== undefined && opened.size >= inlineBelow;
-      const parseOptions = {
-        label: name,
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(pooled ? { pool: options.pool!() } : {}),
-      };
-      const parse = parseEvtxStaged(source, parseOptions, pooled ? staged?.stage : undefined);
-      const file: FileInProgress = { name, index, size: opened.size, parse };
-      await forEachEvent(
-        parse,
-        staged?.rules,
-        (e, matched) => visitor.event(e, file, matched),
-        visitor.ready?.bind(visitor),
-      );
-      visitor.fileDone?.(file);
-      parsed++;
-    } catch (e) {
-      if (options.signal?.aborted) throw cancelled(options.signal, e);
-      if (!isTaeError(e)) throw e;
-      failures.push({ file: name, error: e });
-    } finally {
-      // A parse closes its reader when it runs to the end or fails; one never started does not.
-      if (source !== undefined && isEvtxReader(source)) await source.close().catch(() => {});
+  let pooledAny: DecodePool | undefined;
+  try {
+    for (const [index, input] of files.entries()) {
+      let name = input.name;
+      let source: EvtxSource | EvtxReader | undefined;
+      try {
+        const opened = await input.open();
+        source = opened.source;
+        name = opened.name ?? name;
+        const pool = options.pool !== undefined && opened.size >= inlineBelow ? options.pool() : undefined;
+        pooledAny ??= pool;
+        const pooled = pool !== undefined;
+        const parseOptions = {
+          label: name,
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(pool ? { pool } : {}),
+        };
+        const parse = parseEvtxStaged(source, parseOptions, pooled ? staged?.stage : undefined);
+        const file: FileInProgress = { name, index, size: opened.size, parse };
+        await forEachEvent(
+          parse,
+          staged?.rules,
+          (e, matched) => visitor.event(e, file, matched),
+          visitor.ready?.bind(visitor),
+        );
+        visitor.fileDone?.(file);
+        parsed++;
+      } catch (e) {
+        if (options.signal?.aborted) throw cancelled(options.signal, e);
+        if (!isTaeError(e)) throw e;
+        failures.push({ file: name, error: e });
+      } finally {
+        // A parse closes its reader when it runs to the end or fails; one never started does not.
+        if (source !== undefined && isEvtxReader(source)) await source.close().catch(() => {});
+      }
     }
+  } finally {
+    // What follows (a job's index completion, a report) does not decode: its workers' heaps go.
+    pooledAny?.release();
   }
   return { parsed, failures };
 }
