@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { buildReport } from '../src/report/index.js';
 import { dir, open, SKIP, useChromium } from './helpers/report-browser.js';
-import { exampleReportInput } from './helpers/report-inputs.js';
+import { exampleReportInput, graphInsight } from './helpers/report-inputs.js';
 
 useChromium();
 
@@ -153,14 +153,7 @@ function twoHostGraph(perHost: number) {
     '  }',
     '}',
   ].join('\n');
-  return {
-    Graph: {
-      title: 'Process Inference Graph',
-      data: dot,
-      category: 'Process',
-      graph_metadata: { _stats_original_nodes: [], _stats_optimized_nodes: [] },
-    },
-  };
+  return graphInsight(dot);
 }
 
 test('the process graph filters by host and finds a process by name, scrolling it into view', {

@@ -13,6 +13,7 @@ import { buildReport } from '../src/report/index.js';
 import { OUTPUT, open, SKIP, useChromium } from './helpers/report-browser.js';
 import {
   exampleReportInput,
+  graphInsight,
   HOSTILE_IMAGE,
   hostileReportInput,
   summaryReportInput,
@@ -270,14 +271,7 @@ function bigSummary(n: number) {
     '  "explorer.exe:1@r0" -> "summary_1";',
     '}',
   ].join('\n');
-  return {
-    Graph: {
-      title: 'Process Inference Graph',
-      data: dot,
-      category: 'Process',
-      graph_metadata: { _stats_original_nodes: [], _stats_optimized_nodes: [], summary_1: ids },
-    },
-  };
+  return graphInsight(dot, { summary_1: ids });
 }
 
 test('a summary of 1,200 processes lists the first 500 grouped by image, and its filter reaches them all', {

@@ -89,3 +89,13 @@ export function summaryReportInput(): Promise<ReportInput> {
   }));
   return analyzed('noisy.evtx', writeEvtx([...events, ...extra]), 'Threat analysis: noisy.evtx');
 }
+
+/** A Process Inference Graph insight around DOT text, with `summary_N` members if any. */
+export const graphInsight = (dot: string, summaries: Readonly<Record<string, string[]>> = {}) => ({
+  Graph: {
+    title: 'Process Inference Graph',
+    data: dot,
+    category: 'Process',
+    graph_metadata: { _stats_original_nodes: [], _stats_optimized_nodes: [], ...summaries },
+  },
+});
