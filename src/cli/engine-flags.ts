@@ -52,10 +52,11 @@ function keyWorded(e: unknown): unknown {
 export async function withEngine<T>(
   flags: EngineFlags,
   use: (engine: Engine, auth: Auth) => Promise<T>,
+  options: { readonly decodeThreads?: number } = {},
 ): Promise<T> {
   // Retention is the server's (tae serve --public-ttl): a short command must not sweep by
   // another policy than the one the operator gave the server.
-  const engine = await Engine.open({ dataDir: flags.data ?? defaultDataDir(), publicTtlMs: 0 });
+  const engine = await Engine.open({ dataDir: flags.data ?? defaultDataDir(), publicTtlMs: 0, ...options });
   try {
     return await use(engine, authOf(flags));
   } catch (e) {

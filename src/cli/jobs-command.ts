@@ -11,6 +11,7 @@ import { TaeError } from '../errors/index.js';
 import type { Insight } from '../insights/index.js';
 import { buildReport } from '../report/index.js';
 import type { Auth, Engine, JobStatusResponse } from '../service/index.js';
+import { intFlag } from './common.js';
 import { type EngineFlags, engineOptions, withEngine } from './engine-flags.js';
 import { EXIT, type ExitCode, runExit } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
@@ -131,26 +132,32 @@ export function jobsCommand(program: Command, setExit: (code: ExitCode) => void)
     .option('--sigma', 'run the community Sigma rules')
     .option('--yara', 'also scan the payloads events carry with the community YARA rules')
     .option('--no-wait', 'only queue the job')
+    .option('-t, --threads <n>', 'decode threads of this run (default: the cores, at most 8)')
     .option('-o, --out <file>', 'write the job as JSON')
     .option('--html <file>', 'write the HTML report');
   formatOptions(engineOptions(parse), { timesketch: false }).action(
-    async (ids: string[], flags: ResultFlags & { sigma?: boolean; yara?: boolean }) => {
+    async (ids: string[], flags: ResultFlags & { sigma?: boolean; yara?: boolean; threads?: string }) => {
       formatOf(flags);
-      const code = await withEngine(flags, async (engine, auth) => {
-        const created = await engine.createParseJob(
-          {
-            file_ids: ids,
-            run_sigma_rules: flags.sigma === true,
-            ...(flags.yara === true ? { run_yara_payloads: true } : {}),
-          },
-          auth,
-        );
-        if (flags.wait === false) {
-          process.stdout.write(`${created.job_name} (${created.id}): queued\n`);
-          return EXIT.OK;
-        }
-        return show(await waitFor(engine, created.id, auth), flags);
-      });
+      const threads = intFlag('--threads', flags.threads, 1, 64);
+      const code = await withEngine(
+        flags,
+        async (engine, auth) => {
+          const created = await engine.createParseJob(
+            {
+              file_ids: ids,
+              run_sigma_rules: flags.sigma === true,
+              ...(flags.yara === true ? { run_yara_payloads: true } : {}),
+            },
+            auth,
+          );
+          if (flags.wait === false) {
+            process.stdout.write(`${created.job_name} (${created.id}): queued\n`);
+            return EXIT.OK;
+          }
+          return show(await waitFor(engine, created.id, auth), flags);
+        },
+        threads === undefined ? {} : { decodeThreads: threads },
+      );
       setExit(code);
     },
   );
