@@ -13,6 +13,13 @@
  * scanning instead (issue 19, acceptance 3): per size, the public job with Sigma, without and
  * with `--yara` (run_yara_payloads), alternated N times (default 3) so that a noisy machine
  * weighs on both alike; each run's wall and CPU time (user + sys), then the medians and ratios.
+ * Each job row also gives the events/s of each stage: decoding (`tae parse -t 2`), decoding
+ * with the community Sigma rules matched in the workers (`tae sigma -t 2`), the job's decoding
+ * and analysis (up to its index completion), the index completion (from the job's TAE_DEBUG
+ * line) and the whole job.
+ * --threads-compare (or TAE_BENCH_JOB_THREADS=1) runs, per size, the private job with
+ * `--threads 1` and `--threads 2`, alternated N times (default 2), and prints the medians and
+ * the speed-up (issue 15, acceptance 2).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -27,9 +34,11 @@ const { values: opts } = parseArgs({
     keep: { type: 'boolean' },
     yara: { type: 'boolean' },
     rounds: { type: 'string' },
+    'threads-compare': { type: 'boolean' },
   },
 });
 const YARA = opts.yara === true || process.env.TAE_BENCH_JOB_YARA === '1';
+const THREADS = opts['threads-compare'] === true || process.env.TAE_BENCH_JOB_THREADS === '1';
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js');
 const OUT = join(ROOT, '.bench-out');
@@ -84,13 +93,30 @@ interface JobJson {
   insights?: { Metadata?: { title: string; data: Record<string, string> } }[];
 }
 
+/** The job's index completion time, from its TAE_DEBUG line (src/search/complete.ts). */
+const completionMs = (stderr: string): number | null => {
+  const m = /index completion: \d+ events in (\d+) ms/.exec(stderr);
+  return m ? Number(m[1]) : null;
+};
+
+const perSec = (events: number, ms: number | null) =>
+  ms === null || ms <= 0 || events <= 0 ? null : Math.round(events / (ms / 1000));
+
+/** What the stages outside the job did with the same files, in the same run (wall ms). */
+interface StageTimes {
+  readonly parseMs: number;
+  readonly sigmaMs: number | null;
+}
+
 async function jobRun(
   label: string,
   files: readonly string[],
   visibility: 'private' | 'public',
-  parseMs: number,
+  stages: StageTimes,
   yara = false,
+  threads?: number,
 ) {
+  const parseMs = stages.parseMs;
   const data = mkdtempSync(join(OUT, 'data-'));
   try {
     const auth: string[] = ['--data', data];
@@ -107,11 +133,12 @@ async function jobRun(
         'parse',
         '--sigma',
         ...(yara ? ['--yara'] : []),
+        ...(threads === undefined ? [] : ['--threads', String(threads)]),
         ...auth,
         '--json',
         ...uploaded.map((u) => u.file_id),
       ],
-      {},
+      { env: { TAE_DEBUG: '1' } },
     );
     const body = JSON.parse(job.stdout) as JobJson;
     const overview = body.insights?.find((i) => i.Metadata?.title === 'Overview')?.Metadata?.data ?? {};
@@ -121,8 +148,9 @@ async function jobRun(
       discard: true,
     });
     const s = job.wallMs / 1000;
+    const completion = completionMs(job.stderr);
     const row = {
-      name: `${label} ${visibility} job, Sigma on, index built${yara ? ', payload YARA on' : ''}`,
+      name: `${label} ${visibility} job, Sigma on, index built${yara ? ', payload YARA on' : ''}${threads === undefined ? '' : `, ${threads} decode thread${threads === 1 ? '' : 's'}`}`,
       files: files.length,
       inputBytes: files.reduce((n, f) => n + statSync(f).size, 0),
       status: body.status,
@@ -133,6 +161,14 @@ async function jobRun(
       ...(yara ? { yaraPayloads: overview.yara_payloads ?? null } : {}),
       vsTaeParse: Number((job.wallMs / parseMs).toFixed(2)),
       eventsPerSec: Math.round(events / s),
+      completionMs: completion,
+      stageEventsPerSec: {
+        decode: perSec(events, stages.parseMs),
+        decodeAndSigma: perSec(events, stages.sigmaMs),
+        jobDecodeAndAnalysis: perSec(events, completion === null ? null : job.wallMs - completion),
+        indexCompletion: perSec(events, completion),
+        whole: perSec(events, job.wallMs),
+      },
       peakRssMiB: mib(job.peakRssKb),
       indexBytesPerEvent: events > 0 ? Math.round(indexBytes / events) : null,
       firstSearchMs: Math.round(search.wallMs),
@@ -146,15 +182,41 @@ async function jobRun(
   }
 }
 
-const middle = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+/** The private job on 1 and 2 decode threads, alternated, so that a noisy machine weighs on both. */
+async function threadRuns(size: string, files: readonly string[], stages: StageTimes): Promise<void> {
+  const rounds = Number(opts.rounds ?? 2);
+  const runs: Record<'1' | '2', number[]> = { '1': [], '2': [] };
+  for (let i = 0; i < rounds; i++)
+    for (const threads of i % 2 === 0 ? [1, 2] : [2, 1]) {
+      const r = await jobRun(size, files, 'private', stages, false, threads);
+      runs[String(threads) as '1' | '2'].push(r.wallMs);
+    }
+  const one = middle(runs['1']);
+  const two = middle(runs['2']);
+  emit({
+    summary: {
+      name: `${size} private job, Sigma on: 1 vs 2 decode threads (${rounds} runs each, alternated)`,
+      wallMs: runs,
+      medianWallMs: { '1': one, '2': two },
+      speedUp: Number((one / two).toFixed(2)),
+    },
+  });
+}
+
+/** The median (the mean of the two middle values for an even count). */
+const middle = (values: readonly number[]): number => {
+  const v = [...values].sort((a, b) => a - b);
+  const h = v.length >> 1;
+  return v.length % 2 === 1 ? v[h]! : (v[h - 1]! + v[h]!) / 2;
+};
 
 /** Without and with payload scanning, alternated, on the same files in the same run. */
-async function yaraRuns(size: string, files: readonly string[], parseMs: number): Promise<void> {
+async function yaraRuns(size: string, files: readonly string[], stages: StageTimes): Promise<void> {
   const rounds = Number(opts.rounds ?? 3);
   const runs: Record<'off' | 'on', { wallMs: number; cpuMs: number }[]> = { off: [], on: [] };
   for (let i = 0; i < rounds; i++)
     for (const yara of i % 2 === 0 ? [false, true] : [true, false]) {
-      const r = await jobRun(size, files, 'public', parseMs, yara);
+      const r = await jobRun(size, files, 'public', stages, yara);
       runs[yara ? 'on' : 'off'].push({ wallMs: r.wallMs, cpuMs: r.cpuMs ?? Number.NaN });
     }
   const med = (k: 'off' | 'on', f: 'wallMs' | 'cpuMs') => middle(runs[k].map((r) => r[f]));
@@ -190,17 +252,31 @@ async function main(): Promise<void> {
       wallMs: Math.round(parse.wallMs),
       peakRssMiB: mib(parse.peakRssKb),
     });
+    const sigma = await timeProcess('node', [CLI, 'sigma', '-q', '-t', '2', '--jsonl', ...files], {
+      discard: true,
+    });
+    emit({
+      name: `${size} tae sigma -t 2 (community rules matched in the decode workers, same files)`,
+      wallMs: Math.round(sigma.wallMs),
+      exitCode: sigma.exitCode,
+      peakRssMiB: mib(sigma.peakRssKb),
+    });
+    const stages: StageTimes = { parseMs: parse.wallMs, sigmaMs: sigma.exitCode === 0 ? sigma.wallMs : null };
     if (YARA) {
-      await yaraRuns(size, files, parse.wallMs);
+      await yaraRuns(size, files, stages);
+      continue;
+    }
+    if (THREADS) {
+      await threadRuns(size, files, stages);
       continue;
     }
     for (const visibility of ['private', 'public'] as const) {
-      const r = await jobRun(size, files, visibility, parse.wallMs);
+      const r = await jobRun(size, files, visibility, stages);
       peaks[visibility]![size] = r.peakRssMiB;
       if (size === '1G') summary[`${visibility}1G`] = r;
     }
   }
-  if (YARA) return;
+  if (YARA || THREADS) return;
   for (const visibility of ['private', 'public'] as const) {
     const values = Object.values(peaks[visibility]!).filter((v): v is number => v !== null);
     const spread = values.length > 1 ? Math.max(...values) / Math.min(...values) - 1 : 0;

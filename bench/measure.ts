@@ -9,6 +9,8 @@ export interface Timed {
   /** The process's CPU time (user + system, its waited-for children included), from /usr/bin/time. */
   readonly cpuMs: number | null;
   readonly stdout: string;
+  /** What the process wrote on stderr (without /usr/bin/time's line). */
+  readonly stderr: string;
 }
 
 export interface RunOptions {
@@ -49,6 +51,7 @@ export function timeProcess(cmd: string, args: readonly string[], o: RunOptions 
         peakRssKb: m ? Number(m[1]) : null,
         cpuMs: cpu ? Math.round((Number(cpu[1]) + Number(cpu[2])) * 1000) : null,
         stdout,
+        stderr: stderr.replace(/^.*TAE_PEAK_RSS_KB=.*$\n?/m, ''),
       });
     });
   });
