@@ -5,7 +5,7 @@
  * TaeError('NATIVE_UNAVAILABLE') naming the package; a database that cannot be opened is a
  * different failure (INPUT_UNREADABLE) because the binary itself is fine.
  */
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { TaeError } from '../src/errors/index.js';
 import type { SqliteConstructor, SqliteDatabase } from './sqlite-types.js';
@@ -30,6 +30,8 @@ export interface SqliteOpenOptions {
   readonly busyTimeoutMs?: number;
   /** Opens an existing file for reading only. */
   readonly readonly?: boolean;
+  /** Fails rather than create a missing file (one that a cancelled build removed stays gone). */
+  readonly mustExist?: boolean;
   /**
    * A 32-byte raw key: the file is encrypted page by page (SQLite3MultipleCiphers, ChaCha20-
    * Poly1305), and so are its journal and WAL; temporary files are not (see CIPHER below).
@@ -63,7 +65,7 @@ function keyDatabase(db: SqliteDatabase, key: Uint8Array): void {
  * Creates a missing database file owner-only (0600) before SQLite opens it: SQLite would create
  * it 0644, and gives its journal and WAL the mode of the database file.
  */
-function createOwnerOnly(filename: string): void {
+export function createDatabaseFile(filename: string): void {
   if (filename === ':memory:' || filename === '') return;
   try {
     closeSync(openSync(filename, 'wx', 0o600));
@@ -72,11 +74,23 @@ function createOwnerOnly(filename: string): void {
   }
 }
 
-/** Attaches a database file as `schema`, encrypted under `key` when given. */
-export function attachSqlite(db: SqliteDatabase, filename: string, schema: string, key?: Uint8Array): void {
+/**
+ * Attaches a database file as `schema`, encrypted under `key` when given. `mustExist`: fails
+ * rather than create a missing file (SQLite's ATTACH creates one; the check just before it
+ * is enough where files are only removed behind a gate, see src/search/blocks.ts).
+ */
+export function attachSqlite(
+  db: SqliteDatabase,
+  filename: string,
+  schema: string,
+  key?: Uint8Array,
+  options: { readonly mustExist?: boolean } = {},
+): void {
   if (!/^[a-z_]+$/.test(schema)) throw new TaeError('INTERNAL', `bad schema name ${schema}`);
   try {
-    createOwnerOnly(filename);
+    if (options.mustExist === true) {
+      if (!existsSync(filename)) throw new Error('no such file');
+    } else createDatabaseFile(filename);
     db.prepare(`ATTACH DATABASE ? AS ${schema} KEY ?`).run(filename, key === undefined ? '' : rawKey(key));
     db.prepare(`SELECT count(*) FROM ${schema}.sqlite_schema`).get();
   } catch (e) {
@@ -134,10 +148,11 @@ export function openSqlite(filename: string, options: SqliteOpenOptions = {}): S
   probe(Database, options.nativeBinding);
   let db: SqliteDatabase | undefined;
   try {
-    if (options.readonly !== true) createOwnerOnly(filename);
+    if (options.readonly !== true && options.mustExist !== true) createDatabaseFile(filename);
     db = new Database(filename, {
       timeout: options.busyTimeoutMs ?? 5000,
       ...(options.readonly === true ? { readonly: true, fileMustExist: true } : {}),
+      ...(options.mustExist === true ? { fileMustExist: true } : {}),
       ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
     });
     if (options.key !== undefined) keyDatabase(db, options.key);

@@ -5,11 +5,13 @@
  * end, both encrypted page by page under the target's key when it has one (a private job),
  * each through a bounded page cache: memory does not grow with the job.
  */
+import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { DescribeEvent, SigmaMatchInput } from '../analysis/index.js';
 import { invalidOption, TaeError } from '../errors/index.js';
 import type { Diagnostic, EvtxEvent } from '../evtx/index.js';
 import { isBuiltinDescriber } from '../lookup/index.js';
+import { closeGateAsync, newGate, removeBlockFiles } from './blocks.js';
 import {
   completeIndex,
   type FinishResult,
@@ -71,6 +73,8 @@ export interface EventIndexOptions {
   readonly batchSize?: number;
   /** Rows per trigram block (default TEXT_BLOCK_ROWS; small values are for tests). */
   readonly textBlockRows?: number;
+  /** Threads that may build trigram blocks at once (default: the cores, at most 8). */
+  readonly textBlockThreads?: number;
   /** Complete the build in a worker thread (default true), keeping this thread free. */
   readonly worker?: boolean;
   /** Events staged on this thread before staging moves to a writer thread (default 8,192). */
@@ -96,6 +100,7 @@ export class EventIndexBuilder implements EventSink {
   private seq = 0;
   private readonly batchSize: number;
   private readonly blockRows: number;
+  private readonly blockThreads: number;
   private readonly files = new Map<string, { no: number; diagnostics: Diagnostic[] }>();
   private readonly rules = new Map<string, { no: number; title: string }>();
   private readonly correlations: [number, number][] = [];
@@ -116,6 +121,9 @@ export class EventIndexBuilder implements EventSink {
     this.blockRows = options.textBlockRows ?? TEXT_BLOCK_ROWS;
     if (!Number.isInteger(this.blockRows) || this.blockRows < 1)
       throw invalidOption('textBlockRows', 'a positive integer', options.textBlockRows);
+    this.blockThreads = options.textBlockThreads ?? Math.min(availableParallelism(), 8);
+    if (!Number.isInteger(this.blockThreads) || this.blockThreads < 1)
+      throw invalidOption('textBlockThreads', 'a positive integer', options.textBlockThreads);
     this.removeFiles();
     // The writer thread makes rows with its own describer: only the built-in one can be had there.
     const describe = options.describe;
@@ -192,17 +200,20 @@ export class EventIndexBuilder implements EventSink {
     this.ensureOpen();
     this.done = true;
     let key: Buffer | null = null;
+    // Closed before a failed or cancelled build's files go: no thread opens (re-creates) one after.
+    const gate = newGate();
     try {
       this.flush();
       const tables = this.tables();
       await this.stager.close();
       // The worker gets its own copy of the key, wiped here when it is done.
       key = this.target.key === null ? null : Buffer.from(this.target.key);
-      const task: FinishTask = { path: this.target.path, key, tables };
-      if (this.options.worker === false) completeIndex(task);
+      const task: FinishTask = { path: this.target.path, key, tables, blockThreads: this.blockThreads, gate };
+      if (this.options.worker === false) await completeIndex(task);
       else await inWorker(task, signal);
       return { path: this.target.path, events: this.staged };
     } catch (e) {
+      await closeGateAsync(gate);
       this.stager.abort();
       this.removeFiles();
       throw e;
@@ -288,6 +299,7 @@ export class EventIndexBuilder implements EventSink {
 
   private removeFiles(): void {
     removeFile(stagePath(this.target.path));
+    removeBlockFiles(this.target.path, removeFile);
     removeFile(this.target.path);
   }
 }

@@ -1,14 +1,26 @@
 /**
  * The end of a build: staged events copied in time order, their indexes and trigram blocks
- * built, the job's files, rules and correlations written. It is the costly part (about 28 s
- * for a million events), so it runs in a worker thread (finish-worker.ts) and the service
- * keeps answering meanwhile. The index is completed in place, in its file, page by page:
- * encrypted under the build's key when it has one (a private job), with the staging file
- * attached under the same key.
+ * built, the job's files, rules and correlations written. It is the costly part, so it runs in
+ * a worker thread (finish-worker.ts) and the service keeps answering meanwhile. The index is
+ * completed in place, in its file, page by page: encrypted under the build's key when it has
+ * one (a private job), with the staging file attached under the same key. With several blocks
+ * and cores, the trigram blocks are built by several threads, from the start of the copy
+ * (blocks.ts).
  */
 import { rmSync } from 'node:fs';
-import { attachSqlite, openSqlite, type SqliteDatabase } from '../../native/sqlite.js';
-import { buildTextBlock, copyStaged, INDEX_FORMAT, type IndexSchemaName, indexSchema } from './schema.js';
+import { attachSqlite, createDatabaseFile, openSqlite, type SqliteDatabase } from '../../native/sqlite.js';
+import { buildWith, startBuilders } from './block-threads.js';
+import {
+  type BlockPlan,
+  blockPath,
+  cancelled,
+  closeGate,
+  fillTextBlock,
+  mergeBlockFile,
+  removeBlockFiles,
+  throughGate,
+} from './blocks.js';
+import { copyStaged, INDEX_FORMAT, type IndexSchemaName, indexSchema } from './schema.js';
 
 /** The small tables, gathered in memory while the job ran. */
 export interface IndexTables {
@@ -30,6 +42,10 @@ export interface FinishTask {
   /** The file key (32 bytes), or null for a plain file. */
   readonly key: Uint8Array | null;
   readonly tables: IndexTables;
+  /** Threads that may build trigram blocks at once (this one included). */
+  readonly blockThreads: number;
+  /** Shared with the job's thread, which closes it before it removes a cancelled build's files (blocks.ts). */
+  readonly gate: Int32Array;
 }
 
 export type FinishResult = { readonly kind: 'file' };
@@ -59,29 +75,100 @@ export const keyOption = (key: Uint8Array | null) => (key === null ? {} : { key 
 
 /**
  * The index file is `main`; the staging file is attached. Each statement commits on its own
- * (no outer transaction), so no statement journal grows with the job.
+ * (no outer transaction), so no statement journal grows with the job. The trigram blocks are
+ * built by up to `blockThreads` threads (blocks.ts) when there are several.
  */
-export function completeIndex(task: FinishTask): FinishResult {
+export async function completeIndex(task: FinishTask): Promise<FinishResult> {
   const { path, key, tables } = task;
-  const db = openSqlite(path, keyOption(key));
+  const blocks = Math.ceil(tables.events / tables.blockRows);
+  const threads = Math.min(blocks, task.blockThreads);
+  const plan: BlockPlan = {
+    path,
+    key,
+    events: tables.events,
+    blockRows: tables.blockRows,
+    blocks,
+    next: new Int32Array(new SharedArrayBuffer(4)),
+    gate: task.gate,
+    stage: stagePath(path),
+  };
   try {
-    configure(db, 'main');
-    attachSqlite(db, stagePath(path), 'stage', key ?? undefined);
-    configure(db, 'stage', BUILD_CACHE_KIB / 4);
-    db.exec(indexSchema('main'));
-    for (const sql of copyStaged('main', 'stage')) db.exec(sql);
-    const blocks = Math.ceil(tables.events / tables.blockRows);
-    for (let k = 0; k < blocks; k++) {
-      db.exec(buildTextBlock('main', k, k * tables.blockRows + 1, (k + 1) * tables.blockRows));
+    const t0 = performance.now();
+    let db = openIndex(plan, true);
+    try {
+      db.exec(indexSchema('main'));
+      if (threads <= 1) {
+        for (const sql of copyStaged('main', 'stage')) db.exec(sql);
+        const t1 = performance.now();
+        for (let k = 0; k < blocks; k++) {
+          const from = k * tables.blockRows + 1;
+          fillTextBlock(db, k, from, Math.min(tables.events, from + tables.blockRows - 1), 'events');
+        }
+        debug(
+          `index completion: ${tables.events} events, copy ${ms(t1 - t0)}, ${blocks} trigram blocks ${ms(performance.now() - t1)}`,
+        );
+      } else {
+        const made = throughGate(plan.gate, () => {
+          for (let k = 0; k < blocks; k++) createDatabaseFile(blockPath(path, k));
+          return true;
+        });
+        if (made === null) throw cancelled();
+        // The block builders read only the staging file: they start while this thread copies.
+        const helpers = startBuilders(plan, threads - 1);
+        try {
+          for (const sql of copyStaged('main', 'stage')) db.exec(sql);
+        } catch (e) {
+          closeGate(plan.gate);
+          await Promise.allSettled(helpers);
+          throw e;
+        }
+        const t1 = performance.now();
+        db.close(); // its page cache goes while this thread builds blocks too
+        await buildWith(plan, helpers);
+        const t2 = performance.now();
+        db = openIndex(plan, false);
+        for (let k = 0; k < blocks; k++) mergeBlockFile(db, plan, k, removeFile);
+        debug(
+          `index completion: ${tables.events} events, copy ${ms(t1 - t0)}, ${blocks} trigram blocks by ${threads} threads (from the start of the copy) ${ms(t2 - t0)}, moved into the index ${ms(performance.now() - t2)}`,
+        );
+      }
+      db.exec('DETACH DATABASE stage');
+      db.transaction(() => smallTables(db, 'main', tables, blocks))();
+    } finally {
+      db.close();
     }
-    db.exec('DETACH DATABASE stage');
-    db.transaction(() => smallTables(db, 'main', tables, blocks))();
-  } finally {
-    db.close();
+  } catch (e) {
+    closeGate(plan.gate); // builders still running stop, and open nothing more
+    removeBlockFiles(path, removeFile);
+    throw e;
   }
   removeFile(stagePath(path));
   return { kind: 'file' };
 }
+
+/** Opens the index (`create`: made now) with the staging file attached, unless the build was cancelled. */
+function openIndex(plan: BlockPlan, create: boolean): SqliteDatabase {
+  const db = throughGate(plan.gate, () => {
+    const c = openSqlite(plan.path, { ...keyOption(plan.key), mustExist: !create });
+    try {
+      configure(c, 'main');
+      attachSqlite(c, stagePath(plan.path), 'stage', plan.key ?? undefined, { mustExist: true });
+      configure(c, 'stage', BUILD_CACHE_KIB / 4);
+      return c;
+    } catch (e) {
+      c.close();
+      throw e;
+    }
+  });
+  if (db === null) throw cancelled();
+  return db;
+}
+
+const ms = (t: number) => `${Math.round(t)} ms`;
+/** Timings on stderr when $TAE_DEBUG is set (the CLI's debug lines). */
+const debug = (line: string) => {
+  if (process.env.TAE_DEBUG) process.stderr.write(`tae: debug: ${line}\n`);
+};
 
 function smallTables(db: SqliteDatabase, ix: IndexSchemaName, t: IndexTables, blocks: number): void {
   const meta = db.prepare(`INSERT INTO ${ix}.meta VALUES (?, ?)`);

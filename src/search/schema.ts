@@ -119,19 +119,36 @@ export const TEXT_BLOCK_ROWS = 131_072;
 /** The trigram index of block `k` (an integer from this module, never from a request). */
 export const textBlock = (k: number) => `events_text_${Math.trunc(k)}`;
 
+/** The name of the row-number function a block builder's connection defines (blocks.ts). */
+export const ROW_NUMBER_FUNCTION = 'tae_row_number';
+
 /**
- * Builds block `k` over rows [from, to]: one bulk load, then one merge into one segment. The
- * folded text comes from the staging file (still attached), each row's by its arrival number.
+ * The statements that build block `k` in `ix`: make the table, bulk-load it (run in slices, in
+ * one transaction), then merge it into one segment. The folded text is the staging file's
+ * (attached as `stage`). `source`:
+ * - 'events': rows [from, to] (bound) of `events`, each one's text by its arrival number;
+ * - 'staged': the staged rows in result order, `LIMIT ? OFFSET ?` (bound), numbered by
+ *   ROW_NUMBER_FUNCTION. The order is the one `copyStaged` gives `events` (the same index, walked
+ *   the same way), so the numbers are the rows' `n` without reading `events`: a builder can
+ *   build its block in a file of its own while `events` is being written.
  */
-export function buildTextBlock(ix: IndexSchemaName, k: number, from: number, to: number): string {
+export function buildTextBlock(
+  ix: IndexSchemaName,
+  k: number,
+  source: 'events' | 'staged' = 'events',
+): readonly [create: string, load: string, optimize: string] {
   const t = textBlock(k);
   const stage: StageSchemaName = 'stage';
-  return `
-    CREATE VIRTUAL TABLE ${ix}.${t} USING fts5(body, content='', tokenize='trigram', detail='none', columnsize=0);
-    INSERT INTO ${ix}.${t}(${t}, rank) VALUES ('automerge', 0);
-    INSERT INTO ${ix}.${t}(rowid, body)
+  return [
+    `CREATE VIRTUAL TABLE ${ix}.${t} USING fts5(body, content='', tokenize='trigram', detail='none', columnsize=0);
+    INSERT INTO ${ix}.${t}(${t}, rank) VALUES ('automerge', 0);`,
+    source === 'events'
+      ? `INSERT INTO ${ix}.${t}(rowid, body)
       SELECT e.n, s.body FROM ${ix}.events e CROSS JOIN ${stage}.staged s ON s.seq = e.seq
-      WHERE e.n BETWEEN ${Math.trunc(from)} AND ${Math.trunc(to)};
-    INSERT INTO ${ix}.${t}(${t}) VALUES ('optimize');
-  `;
+      WHERE e.n BETWEEN ? AND ?`
+      : `INSERT INTO ${ix}.${t}(rowid, body)
+      SELECT ${ROW_NUMBER_FUNCTION}(), body FROM ${stage}.staged INDEXED BY staged_order
+      ORDER BY ts, record_id, seq LIMIT ? OFFSET ?`,
+    `INSERT INTO ${ix}.${t}(${t}) VALUES ('optimize')`,
+  ];
 }

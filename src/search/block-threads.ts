@@ -1,0 +1,55 @@
+/**
+ * The threads of a parallel block build (blocks.ts): worker threads (block-worker.ts) start
+ * taking blocks at once; the completing thread joins them when it has copied the events.
+ */
+import { Worker } from 'node:worker_threads';
+import type { BlockWorkerReply } from './block-worker.js';
+import { type BlockPlan, buildClaimedBlocks, closeGate } from './blocks.js';
+
+const blockWorkerUrl = new URL(
+  `./block-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`,
+  import.meta.url,
+);
+
+/** Worker threads that build blocks until none is left; each promise settles when its thread has ended. */
+export function startBuilders(plan: BlockPlan, count: number): Promise<void>[] {
+  return Array.from({ length: count }, () => {
+    const worker = new Worker(blockWorkerUrl, {
+      workerData: { ...plan, key: plan.key === null ? null : Uint8Array.from(plan.key) },
+      // SQLite's memory is its own (bounded page caches); the thread's JavaScript is small.
+      resourceLimits: { maxYoungGenerationSizeMb: 4 },
+    });
+    return new Promise<void>((resolve, reject) => {
+      let reply: BlockWorkerReply | undefined;
+      worker.on('message', (m: BlockWorkerReply) => {
+        reply = m;
+      });
+      worker.on('error', (e) => {
+        reply ??= { kind: 'failed', message: e.message };
+      });
+      worker.on('exit', (code) => {
+        if (reply?.kind === 'done') resolve();
+        else reject(new Error(reply?.kind === 'failed' ? reply.message : `block builder exited (${code})`));
+      });
+    });
+  });
+}
+
+/** This thread builds blocks too until none is left, then waits for the helpers; the first failure stops all. */
+export async function buildWith(plan: BlockPlan, helpers: readonly Promise<void>[]): Promise<void> {
+  const outcome = Promise.allSettled(helpers);
+  let failure: unknown;
+  try {
+    buildClaimedBlocks(plan);
+  } catch (e) {
+    failure = e;
+    closeGate(plan.gate);
+  }
+  for (const r of await outcome) {
+    if (r.status === 'rejected') {
+      failure ??= r.reason;
+      closeGate(plan.gate);
+    }
+  }
+  if (failure !== undefined) throw failure;
+}

@@ -1,0 +1,193 @@
+/**
+ * Trigram blocks built in parallel (src/search/blocks.ts): each builder thread writes its
+ * block into a file of its own beside the index, and the completing connection copies the
+ * block's FTS5 shadow tables into the index. The copied blocks must be the very rows one thread
+ * builds in place, pass FTS5's integrity check and answer every search alike; the block files
+ * are encrypted from their first page (a private build), and none is left once the build is
+ * done, failed or cancelled.
+ */
+import assert from 'node:assert/strict';
+import { closeSync, mkdtempSync, openSync, readdirSync, readSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { type EventDescription, writeEvtx } from '../fixtures/evtx-writer/index.js';
+import { openSqlite, type SqliteDatabase } from '../native/sqlite.js';
+import type { EvtxEvent } from '../src/evtx/index.js';
+import { eventDescriber } from '../src/lookup/index.js';
+import { parseEvtx } from '../src/parse/index.js';
+import { checkSearchRequest, EventIndex, EventIndexBuilder } from '../src/search/index.js';
+import { textBlock } from '../src/search/schema.js';
+import { smallLogEvents } from './helpers/small-log.js';
+
+const describe = eventDescriber();
+const KEY = Buffer.alloc(32, 9);
+const EVENTS = 3000;
+const BLOCK_ROWS = 250; // 12 blocks
+const dir = mkdtempSync(join(tmpdir(), 'tae-index-blocks-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const WORDS = ['mimikatz', 'Invoke-WebRequest', 'psexesvc', 'Zoë', 'ÄÖÜ-Straße', 'svchost', 'lsass'];
+let events: EvtxEvent[];
+
+before(async () => {
+  const [base] = smallLogEvents() as [EventDescription];
+  const described: EventDescription[] = [];
+  for (let i = 0; i < EVENTS; i++) {
+    // Times out of arrival order, so row numbers (time order) differ from arrival numbers.
+    const t = new Date(Date.UTC(2026, 2, 1, 10) + ((i * 7919) % EVENTS) * 1000);
+    described.push({
+      ...base,
+      time: t.toISOString().replace('Z', '0000Z'),
+      eventId: 4688 + (i % 3),
+      computer: `host-${i % 17}`,
+      eventData: {
+        CommandLine: `${WORDS[i % WORDS.length]} /c ${WORDS[(i * 3) % WORDS.length]} run ${i}`,
+        TargetUserName: `user${i % 97}`,
+      },
+    });
+  }
+  events = [];
+  for await (const r of parseEvtx(writeEvtx(described))) if (r.event) events.push(r.event);
+  assert.equal(events.length, EVENTS);
+});
+
+function builder(name: string, threads: number, worker: boolean) {
+  const b = new EventIndexBuilder(
+    { path: join(dir, name), key: KEY },
+    { sigma: false, describe, textBlockRows: BLOCK_ROWS, textBlockThreads: threads, worker },
+  );
+  for (const e of events) b.add(e, 'a.evtx', []);
+  return b;
+}
+
+const open = (name: string) => {
+  const db = openSqlite(join(dir, name), { key: KEY });
+  db.pragma('cache_size = -1024');
+  return db;
+};
+
+const rowsOf = (db: SqliteDatabase, table: string) => db.prepare(`SELECT * FROM ${table}`).raw(true).all();
+
+test('blocks built by several threads equal the blocks one thread builds, pass the FTS5 integrity check and answer every search alike', async () => {
+  await builder('serial.sqlite', 1, false).finish();
+  await builder('parallel.sqlite', 3, true).finish();
+  assert.deepEqual(
+    readdirSync(dir)
+      .filter((f) => f.startsWith('parallel'))
+      .sort(),
+    ['parallel.sqlite'],
+    'no block file (nor staging file) is left',
+  );
+  const serial = open('serial.sqlite');
+  const parallel = open('parallel.sqlite');
+  try {
+    const blocks = Math.ceil(EVENTS / BLOCK_ROWS);
+    for (let k = 0; k < blocks; k++) {
+      const t = textBlock(k);
+      for (const shadow of ['data', 'idx', 'config'])
+        assert.deepEqual(
+          rowsOf(parallel, `${t}_${shadow}`),
+          rowsOf(serial, `${t}_${shadow}`),
+          `${t}_${shadow}`,
+        );
+      // Throws SQLITE_CORRUPT_VTAB when the index and its rows disagree.
+      parallel.prepare(`INSERT INTO ${t}(${t}, rank) VALUES ('integrity-check', 0)`).run();
+    }
+    assert.equal(
+      parallel.prepare("SELECT value FROM meta WHERE key = 'text_blocks'").pluck().get(),
+      String(blocks),
+    );
+    const names = (db: SqliteDatabase) =>
+      rowsOf(db, "sqlite_schema WHERE name LIKE 'events_text%' ORDER BY name");
+    assert.deepEqual(names(parallel), names(serial));
+
+    const search = (db: SqliteDatabase, body: Record<string, unknown>) => {
+      const c = checkSearchRequest({ search: '', browse_events: true, show: 100, ...body });
+      if (!c.ok) throw new Error(c.details);
+      const rows = [];
+      for (let page = 1; page <= 10; page++) {
+        const got = EventIndex.of(db).search({ ...c.query, page });
+        rows.push(...got);
+        if (got.length < 100) break;
+      }
+      return rows;
+    };
+    let hits = 0;
+    for (const text of [...WORDS, 'mimi', 'run 1', 'run 2999', 'user9', 'zoë', 'äöü', 'no such text', 'ab']) {
+      const want = search(serial, { search: text });
+      assert.deepEqual(search(parallel, { search: text }), want, text);
+      hits += want.length;
+    }
+    assert.ok(hits > 1000, `the searches found events (${hits})`);
+    const window = {
+      start_time: Date.UTC(2026, 2, 1, 10, 20),
+      end_time: Date.UTC(2026, 2, 1, 10, 30),
+      search: 'svchost',
+    };
+    assert.deepEqual(search(parallel, window), search(serial, window));
+  } finally {
+    serial.close();
+    parallel.close();
+  }
+});
+
+/** The first bytes of a file (fewer when it is shorter or gone). */
+function head(path: string): Buffer {
+  const b = Buffer.alloc(16);
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      return b.subarray(0, readSync(fd, b, 0, 16, 0));
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return Buffer.alloc(0);
+  }
+}
+
+/** Polls `dir` for block files until `done` settles: how many were seen, and any plain SQLite one. */
+async function watchBlocks(done: Promise<unknown>) {
+  let settled = false;
+  void done.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  const seen = new Set<string>();
+  const plain = new Set<string>();
+  while (!settled) {
+    for (const f of readdirSync(dir).filter((f) => f.includes('.block-'))) {
+      seen.add(f);
+      if (head(join(dir, f)).toString('latin1').startsWith('SQLite format 3')) plain.add(f);
+    }
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  return { seen, plain };
+}
+
+test("a private build's block files are encrypted from their first page", async () => {
+  const done = builder('watched.sqlite', 2, true).finish();
+  const { seen, plain } = await watchBlocks(done);
+  await done;
+  assert.ok(seen.size > 0, 'the scans saw block files');
+  assert.deepEqual([...plain], []);
+  assert.deepEqual(
+    readdirSync(dir).filter((f) => f.startsWith('watched')),
+    ['watched.sqlite'],
+  );
+});
+
+test('a build cancelled while its blocks are built leaves no file behind', async () => {
+  const b = builder('cancelled.sqlite', 2, true);
+  const abort = new AbortController();
+  const done = b.finish(abort.signal);
+  for (let i = 0; i < 10_000 && !readdirSync(dir).some((f) => f.startsWith('cancelled.sqlite.block-')); i++)
+    await new Promise((r) => setTimeout(r, 1));
+  abort.abort();
+  await assert.rejects(done, { code: 'CANCELLED' });
+  const left = () => readdirSync(dir).filter((f) => f.startsWith('cancelled'));
+  assert.deepEqual(left(), []);
+  await new Promise((r) => setTimeout(r, 500)); // threads that were still running have stopped
+  assert.deepEqual(left(), []);
+});
