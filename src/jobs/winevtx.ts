@@ -73,14 +73,17 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
     const sigma = input.run_sigma_rules && options.sigma !== undefined ? await options.sigma() : undefined;
     const yara =
       input.run_yara_payloads === true && options.yara !== undefined ? await options.yara() : undefined;
-    const analyzer = createAnalyzer({
-      sigma: input.run_sigma_rules,
-      describe,
-      ...(yara === undefined ? {} : { yaraPayloads: true }),
-    });
     const index = options.index?.(ctx, { sigma: input.run_sigma_rules, describe, signal: ctx.signal });
     try {
       const scans = yara === undefined ? undefined : payloadScans(yara, ctx.signal);
+      // Made inside `analyse`, so that its state (tens of MB on a large job) can be collected
+      // while the index is completed: nothing here holds it once the insights are made.
+      const analyzer = () =>
+        createAnalyzer({
+          sigma: input.run_sigma_rules,
+          describe: describe!,
+          ...(yara === undefined ? {} : { yaraPayloads: true }),
+        });
       const insights = await analyse(input, ctx, analyzer, sigma, index, scans);
       if (insights.length > 0 && insights.every(isErrorInsight)) index?.abort();
       else await index?.commit();
@@ -98,11 +101,12 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
   async function analyse(
     input: Parameters<JobRunner<'winevtx'>>[0],
     ctx: Parameters<JobRunner<'winevtx'>>[1],
-    analyzer: Analyzer,
+    newAnalyzer: () => Analyzer,
     sigma: CompiledSigma | undefined,
     index: EventSink | undefined,
     scans: PayloadScanQueue | undefined,
   ): Promise<Insight[]> {
+    const analyzer = newAnalyzer();
     const pass = createSigmaPass({
       analyzer,
       ...(sigma === undefined ? {} : { sigma }),
