@@ -38,7 +38,7 @@ export interface SigmaChoice {
 export interface SigmaRules {
   readonly loaded: LoadResult;
   readonly ruleSet: RuleSet;
-  /** The same rules for decode workers, which then match where they decode. */
+  /** The same rules for decode workers, which then match where they decode (made on first read). */
   readonly portable: PortableSigma;
   /** How many rules and correlations run, for the summary (and how many the choice left out). */
   readonly label: string;
@@ -160,12 +160,21 @@ export async function loadSigmaRules(choice: SigmaChoice): Promise<SigmaRules> {
   const ms = (a: number, b: number) => `${Math.round(b - a)} ms`;
   debug(`sigma rules: parse ${ms(t0, t1)}, build ${ms(t1, t2)}, rule set ${ms(t2, performance.now())}`);
   const label = `${plural(loaded.rules.length, 'rule')}${loaded.correlations.length ? `, ${plural(loaded.correlations.length, 'correlation')}` : ''}${left > 0 ? ` (${left} left out by the rule filters)` : ''}`;
-  const portable = portableSigma(
-    texts.map((t, i) => ({ ...t, placeholders: i >= fileCount })),
-    placeholders,
-    all,
+  // Made on first use: only a run that decodes on the pool sends the rules to workers.
+  let portable: PortableSigma | undefined;
+  return {
     loaded,
-    clean,
-  );
-  return { loaded, ruleSet, portable, label };
+    ruleSet,
+    label,
+    get portable() {
+      portable ??= portableSigma(
+        texts.map((t, i) => ({ ...t, placeholders: i >= fileCount })),
+        placeholders,
+        all,
+        loaded,
+        clean,
+      );
+      return portable;
+    },
+  };
 }

@@ -81,7 +81,8 @@ export async function decodeFiles(
   visitor: FilesVisitor,
 ): Promise<DecodeFilesResult> {
   const inlineBelow = options.inlineBelowBytes ?? INLINE_BELOW_BYTES;
-  const staged = sigmaStage(options.sigma);
+  // The portable rules are made (or read) only once a file goes to the pool.
+  let staged: ReturnType<typeof sigmaStage> | null = null;
   const failures: { file: string; error: TaeError }[] = [];
   let parsed = 0;
   let pooledAny: DecodePool | undefined;
@@ -101,11 +102,13 @@ export async function decodeFiles(
           ...(options.signal ? { signal: options.signal } : {}),
           ...(pool ? { pool } : {}),
         };
-        const parse = parseEvtxStaged(source, parseOptions, pooled ? staged?.stage : undefined);
+        if (pooled) staged ??= sigmaStage(options.sigma);
+        const stage = pooled ? staged : undefined;
+        const parse = parseEvtxStaged(source, parseOptions, stage?.stage);
         const file: FileInProgress = { name, index, size: opened.size, parse };
         await forEachEvent(
           parse,
-          staged?.rules,
+          stage?.rules,
           (e, matched) => visitor.event(e, file, matched),
           visitor.ready?.bind(visitor),
         );
