@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { serialize } from 'node:v8';
 import { parseCached, RULE_CACHE_FORMAT, ruleCacheDir, ruleCacheStats } from '../src/cli/rule-cache.js';
 import { loadSigmaRules } from '../src/cli/sigma-rules.js';
-import { parseRuleText, YamlNumber } from '../src/sigma/index.js';
+import { eventFromObject, parseRuleText, YamlNumber } from '../src/sigma/index.js';
 import { ensureBuilt, runTae } from './helpers/cli-binary.js';
 import { writeTriageFixture } from './helpers/triage-fixture.js';
 
@@ -20,7 +20,13 @@ const dir = mkdtempSync(join(tmpdir(), 'tae-rule-cache-'));
 writeTriageFixture(dir);
 const rules = join(dir, 'rules');
 
-const entries = (cache: string) => readdirSync(cache).filter((n) => n.endsWith('.bin'));
+const entries = (cache: string) => readdirSync(cache).filter((n) => /^sigma-.*\.bin$/.test(n));
+/** A parse as the CLI keeps it: the entry is written when the load remembers its trust. */
+const parseKept = (texts: { source: string; text: string }[], cache: string, maxBytes?: number) => {
+  const parsed = parseCached(texts, cache, maxBytes);
+  parsed.remember('salt', undefined);
+  return parsed;
+};
 const load = (cache: string) => loadSigmaRules({ ruleFiles: [rules], cache });
 
 /** The rules' ids and what they say of one YamlNumber-bearing field, to compare loads. */
@@ -64,8 +70,8 @@ test('a second load of the same rules reads the cache and parses nothing', async
 test('plain YAML numbers keep their text through the cache', () => {
   const texts = [{ source: 'n.yml', text: 'a: 00042\nb: [1.50, x]\n' }];
   const cache = join(dir, 'numbers');
-  parseCached(texts, cache);
-  const [cached] = parseCached(texts, cache).parsed;
+  parseKept(texts, cache);
+  const [cached] = parseKept(texts, cache).parsed;
   const doc = cached?.documents[0] as Map<string, unknown>;
   assert.ok(doc.get('a') instanceof YamlNumber);
   assert.equal(String(doc.get('a')), '00042');
@@ -114,14 +120,45 @@ test('a corrupt, foreign or tampered entry is ignored and rebuilt', async () => 
 test('the cache directory is kept under its size bound by removing the oldest entries', () => {
   const cache = join(dir, 'bounded');
   const text = (n: number) => [{ source: `${n}.yml`, text: `title: rule ${n}\npad: ${'x'.repeat(4000)}\n` }];
-  parseCached(text(1), cache, 10_000);
+  parseKept(text(1), cache, 10_000);
   const [oldest] = entries(cache);
   utimesSync(join(cache, oldest!), new Date(1_000_000), new Date(1_000_000));
-  parseCached(text(2), cache, 10_000);
-  parseCached(text(3), cache, 10_000);
+  parseKept(text(2), cache, 10_000);
+  parseKept(text(3), cache, 10_000);
   const left = entries(cache);
   assert.equal(left.length, 2);
   assert.ok(!left.includes(oldest!));
+});
+
+test('the anchors a run took are read back by the next load, and a corrupt anchors file is ignored', async () => {
+  const cache = join(dir, 'anchors');
+  const events = [
+    eventFromObject({ Channel: 'Security', EventID: 4624, LogonType: '10', TargetUserName: 'x' }),
+    eventFromObject({ Channel: 'Microsoft-Windows-Sysmon/Operational', EventID: 1, CommandLine: 'x' }),
+  ];
+  const first = await load(cache);
+  const verdicts = events.map((e) => first.ruleSet.match(e).map((m) => m.rule.title));
+  first.finish();
+  const taken = first.ruleSet.takenAnchors();
+  assert.ok(taken.size > 0);
+  const [file] = readdirSync(cache).filter((n) => n.startsWith('anchors-'));
+  assert.ok(file);
+  assert.equal(statSync(join(cache, file)).mode & 0o777, 0o600);
+  const second = await load(cache);
+  assert.deepEqual(second.ruleSet.takenAnchors(), taken, 'known before any event');
+  assert.deepEqual(
+    events.map((e) => second.ruleSet.match(e).map((m) => m.rule.title)),
+    verdicts,
+  );
+  writeFileSync(join(cache, file), serialize({ format: RULE_CACHE_FORMAT, anchors: [[1, 2]] }));
+  const rejected = ruleCacheStats.rejected;
+  const third = await load(cache);
+  assert.equal(ruleCacheStats.rejected, rejected + 1);
+  assert.equal(third.ruleSet.takenAnchors().size, 0);
+  assert.deepEqual(
+    events.map((e) => third.ruleSet.match(e).map((m) => m.rule.title)),
+    verdicts,
+  );
 });
 
 test('--no-cache parses without reading or writing the cache', async () => {
@@ -139,13 +176,20 @@ test('tae sigma: the second run says it hit the cache and leaves the entry untou
   assert.equal(first.status, 0, first.stderr);
   assert.match(
     first.stderr,
-    /tae: debug: sigma rule cache miss, wrote .*sigma-[0-9a-f]{64}\.bin \(5 files\)/,
+    /tae: debug: sigma rule cache miss \(5 files\)\n(.*\n)*tae: debug: sigma rule cache: wrote .*sigma-[0-9a-f]{64}\.bin/,
   );
+  assert.match(first.stderr, /tae: debug: sigma rule cache: anchors of \d+ variants/);
   const [name] = entries(env.TAE_CACHE_DIR);
   const path = join(env.TAE_CACHE_DIR, name!);
   utimesSync(path, new Date(2_000_000), new Date(2_000_000));
+  const anchorFiles = readdirSync(env.TAE_CACHE_DIR).filter((n) => n.startsWith('anchors-'));
+  assert.equal(anchorFiles.length, 1);
+  for (const f of anchorFiles)
+    utimesSync(join(env.TAE_CACHE_DIR, f), new Date(2_000_000), new Date(2_000_000));
   const second = run();
   assert.match(second.stderr, /tae: debug: sigma rule cache hit .*\(5 files\)/);
+  assert.doesNotMatch(second.stderr, /wrote|anchors of/);
+  for (const f of anchorFiles) assert.equal(statSync(join(env.TAE_CACHE_DIR, f)).mtimeMs, 2_000_000);
   assert.equal(second.stdout, first.stdout);
   assert.equal(statSync(path).mtimeMs, 2_000_000);
   const bypass = run('--no-cache');

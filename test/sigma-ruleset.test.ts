@@ -12,6 +12,7 @@ import { TaeError } from '../src/errors/index.js';
 import type { EvtxEvent } from '../src/evtx/index.js';
 import { parseEvtx } from '../src/parse/index.js';
 import {
+  anchorKey,
   compileRuleSet,
   eventFromObject,
   loadRules,
@@ -277,6 +278,27 @@ condition: sel`,
     assert.ok(rs.stats().every((s) => s.nanoseconds >= 0 && s.variants.every((v) => v.errors === 0)));
     rs.resetStats();
     assert.ok(rs.stats().every((s) => s.evaluations === 0 && s.matches === 0 && s.nanoseconds === 0));
+  });
+
+  test('anchors taken by one rule set are given to the next as they are, and are what gate it', () => {
+    const first = compileRuleSet({ rules: all });
+    const cmd = (line: string) =>
+      ev({ Channel: SYSMON, EventID: 1, Image: R`C:\W\CMD.EXE`, CommandLine: line });
+    assert.deepEqual(titles(first, cmd('x whoami')), ['sysmon cmd/sysmon']);
+    const taken = first.takenAnchors();
+    const key = anchorKey(first.variants.find((v) => v.rule.title === 'sysmon cmd')!);
+    assert.ok(taken.get(key)!.length > 0, 'the variant has anchors');
+    // Taken as given: an anchor no event holds closes the variant, which a computed one would not.
+    const given = new Map(taken).set(key, [{ field: 'CommandLine', literal: 'never-there' }]);
+    const second = compileRuleSet({ rules: all, options: { knownAnchors: given } });
+    assert.deepEqual(titles(second, cmd('x whoami')), []);
+    assert.deepEqual(titles(second, cmd('x never-there whoami')), ['sysmon cmd/sysmon']);
+    const reported = second.takenAnchors();
+    for (const [k, a] of given) assert.deepEqual(reported.get(k), a);
+    // Two rules under one source and document cannot be told apart: nothing given, nothing kept.
+    const twin = compileRuleSet({ rules: [...all, ...all], options: { knownAnchors: given } });
+    assert.deepEqual(titles(twin, cmd('x whoami')), ['sysmon cmd/sysmon', 'sysmon cmd/sysmon']);
+    assert.equal(twin.takenAnchors().size, 0);
   });
 
   test('a field whose literals exceed the scanner budget leaves its largest rule unanchored, not wrong', () => {

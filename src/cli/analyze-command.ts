@@ -163,6 +163,7 @@ async function runAnalyze(operands: string[], flags: AnalyzeFlags): Promise<Exit
     await yara?.engine.close();
   }
   progress.finish({ records: result.records });
+  sigma?.finish();
   for (const f of result.failures) process.stderr.write(`tae: ${f.message}\n`);
   for (const d of result.correlationDiagnostics)
     process.stderr.write(`tae: warning: Sigma correlation: ${d.message}\n`);

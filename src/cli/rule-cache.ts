@@ -4,6 +4,8 @@
  * sources make closures, which cannot be stored. So an entry also records which documents
  * compiled without error (with which placeholders): the next run builds those deferred
  * (sigma's `trusted` load option), compiling each matcher only when an event first reaches it.
+ * A second file per entry and salt keeps the literal anchors the run's plans took (about a
+ * sixth of a SigmaHQ run's rule work on the hayabusa samples), written after the run.
  *
  * One entry per rule selection, keyed by a SHA-256 of the engine version, this format and
  * every (source, text) in order; `$TAE_CACHE_DIR`, else `$XDG_CACHE_HOME/threat-analysis-engine`
@@ -18,6 +20,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import {
+  type Anchor,
+  type Anchors,
   type ParsedRuleText,
   parseRuleText,
   type RuleDiagnostic,
@@ -27,7 +31,7 @@ import {
 import { packageVersion } from './version.js';
 
 /** Bump when the cached shape or the parser's output changes. */
-export const RULE_CACHE_FORMAT = 2;
+export const RULE_CACHE_FORMAT = 3;
 /** The directory's bound; the SigmaHQ rules take about 4 MB. */
 const MAX_CACHE_BYTES = 256 << 20;
 const MAX_ENTRY_BYTES = 256 << 20;
@@ -141,7 +145,7 @@ function read(file: string, key: string, texts: readonly RuleText[]): Entry | un
   }
 }
 
-function evict(dir: string, maxBytes: number, entry = /^sigma-[0-9a-f]{64}\.bin$/): void {
+function evict(dir: string, maxBytes: number, entry = /^(sigma|anchors)-[0-9a-f]{64}\.bin$/): void {
   const files = readdirSync(dir)
     .filter((n) => entry.test(n))
     .map((n) => ({ path: join(dir, n), st: statSync(join(dir, n), { throwIfNoEntry: false }) }))
@@ -155,7 +159,7 @@ function evict(dir: string, maxBytes: number, entry = /^sigma-[0-9a-f]{64}\.bin$
 }
 
 /** Best effort: a cache that cannot be written costs the next run its parse, nothing else. */
-function write(dir: string, file: string, key: string, entry: Entry, maxBytes: number): void {
+function write(dir: string, file: string, key: string, entry: object, maxBytes: number): void {
   try {
     const bytes = serialize({ format: RULE_CACHE_FORMAT, key, ...entry });
     if (bytes.length > MAX_ENTRY_BYTES) return;
@@ -173,8 +177,81 @@ export interface CachedParse {
   readonly parsed: readonly ParsedRuleText[];
   /** Per text, the documents an earlier run compiled without error with this salt; or none. */
   trusted(salt: string): readonly ReadonlySet<number>[] | undefined;
-  /** Records the documents that compiled without error (rewrites the entry only if that grew). */
-  remember(salt: string, docs: readonly (readonly number[])[]): void;
+  /**
+   * Records the documents that compiled without error (none known: `undefined`). Writes the
+   * entry when it was parsed now or its trust grew: a cold run writes once.
+   */
+  remember(salt: string, docs: readonly (readonly number[])[] | undefined): void;
+  /** The anchors a run with this salt took, by sigma's `anchorKey`; empty when none is kept. */
+  anchors(salt: string): ReadonlyMap<string, Anchors | null>;
+  /** Keeps a run's anchors for the next (written only when they add to what was read). */
+  rememberAnchors(salt: string, taken: ReadonlyMap<string, Anchors | null>): void;
+}
+
+function anchorOf(v: unknown): Anchor {
+  if (!Array.isArray(v) || v.length !== 2) throw new Corrupt('anchor');
+  const [field, literal] = v as unknown[];
+  if ((field !== null && typeof field !== 'string') || typeof literal !== 'string')
+    throw new Corrupt('anchor');
+  return { field, literal };
+}
+
+function anchorsOf(raw: unknown, key: string, salt: string): Map<string, Anchors | null> {
+  const e = raw as { format?: unknown; key?: unknown; salt?: unknown; anchors?: unknown } | null;
+  if (
+    e === null ||
+    typeof e !== 'object' ||
+    e.format !== RULE_CACHE_FORMAT ||
+    e.key !== key ||
+    e.salt !== salt
+  )
+    throw new Corrupt('head');
+  if (!Array.isArray(e.anchors)) throw new Corrupt('anchors');
+  const out = new Map<string, Anchors | null>();
+  for (const item of e.anchors as unknown[]) {
+    if (!Array.isArray(item) || item.length !== 2 || typeof item[0] !== 'string')
+      throw new Corrupt('anchors');
+    const list = item[1] as unknown;
+    if (list !== null && !Array.isArray(list)) throw new Corrupt('anchors');
+    out.set(item[0], list === null ? null : list.map(anchorOf));
+  }
+  return out;
+}
+
+/** Anchors are kept apart from the parse: they arrive at the end of a run, and per salt. */
+function anchorStore(dir: string, key: string, maxBytes: number) {
+  const fileOf = (salt: string) =>
+    join(dir, `anchors-${createHash('sha256').update(`${key}\0${salt}`).digest('hex')}.bin`);
+  const read = new Map<string, ReadonlyMap<string, Anchors | null>>();
+  const anchors = (salt: string): ReadonlyMap<string, Anchors | null> => {
+    let known = read.get(salt);
+    if (known === undefined) {
+      known = new Map();
+      const file = fileOf(salt);
+      try {
+        if (statSync(file).size <= MAX_ENTRY_BYTES)
+          known = anchorsOf(deserialize(readFileSync(file)), key, salt);
+      } catch (e) {
+        if (e instanceof Corrupt) ruleCacheStats.rejected++;
+      }
+      read.set(salt, known);
+    }
+    return known;
+  };
+  return {
+    anchors,
+    rememberAnchors(salt: string, taken: ReadonlyMap<string, Anchors | null>): void {
+      const known = anchors(salt);
+      let added = 0;
+      for (const k of taken.keys()) if (!known.has(k)) added++;
+      if (added === 0) return;
+      const merged = new Map([...known, ...taken]);
+      const stored = [...merged].map(([k, a]) => [k, a === null ? null : a.map((x) => [x.field, x.literal])]);
+      write(dir, fileOf(salt), key, { salt, anchors: stored }, maxBytes);
+      read.set(salt, merged);
+      debug(`sigma rule cache: anchors of ${merged.size} variants (${added} new)`);
+    },
+  };
 }
 
 /** Each text's parse, from the cache when an entry for exactly these texts is there. */
@@ -187,18 +264,25 @@ export function parseCached(
     ruleCacheStats.parsed += texts.length;
     return texts.map((t) => parseRuleText(t.text, t.source));
   };
-  if (dir === false) return { parsed: parseAll(), trusted: () => undefined, remember: () => {} };
+  if (dir === false)
+    return {
+      parsed: parseAll(),
+      trusted: () => undefined,
+      remember: () => {},
+      anchors: () => new Map(),
+      rememberAnchors: () => {},
+    };
   const key = keyOf(texts);
   const file = join(dir, `sigma-${key}.bin`);
   let entry = read(file, key, texts);
+  let unwritten = entry === undefined;
   if (entry !== undefined) {
     ruleCacheStats.hits++;
     debug(`sigma rule cache hit ${file} (${texts.length} files)`);
   } else {
     ruleCacheStats.misses++;
     entry = { parsed: parseAll(), trust: undefined };
-    write(dir, file, key, entry, maxBytes);
-    debug(`sigma rule cache miss, wrote ${file} (${texts.length} files)`);
+    debug(`sigma rule cache miss (${texts.length} files)`);
   }
   const { parsed } = entry;
   let trust = entry.trust;
@@ -207,11 +291,17 @@ export function parseCached(
     trusted: (salt) => (trust?.salt === salt ? trust.docs.map((d) => new Set(d)) : undefined),
     remember(salt, docs) {
       const before = trust?.salt === salt ? trust.docs : undefined;
-      if (before !== undefined && docs.every((d, i) => d.length <= before[i]!.length)) return;
-      trust = { salt, docs };
+      const grew =
+        docs !== undefined && (before === undefined || docs.some((d, i) => d.length > before[i]!.length));
+      if (grew) trust = { salt, docs };
+      if (!grew && !unwritten) return;
       write(dir, file, key, { parsed, trust }, maxBytes);
-      debug(`sigma rule cache: ${docs.reduce((n, d) => n + d.length, 0)} documents known to compile`);
+      unwritten = false;
+      debug(
+        `sigma rule cache: wrote ${file}, ${trust?.docs.reduce((n, d) => n + d.length, 0) ?? 0} documents known to compile`,
+      );
     },
+    ...anchorStore(dir, key, maxBytes),
   };
 }
 

@@ -113,6 +113,7 @@ async function runSigmaCommand(operands: string[], flags: SigmaFlags): Promise<E
     throw e;
   }
   progress.finish({ records: result.events });
+  rules.finish();
   for (const f of result.failures) process.stderr.write(`tae: ${f.message}\n`);
   for (const d of result.correlationDiagnostics)
     process.stderr.write(`tae: warning: Sigma correlation: ${d.message}\n`);

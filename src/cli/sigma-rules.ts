@@ -42,6 +42,8 @@ export interface SigmaRules {
   readonly portable: PortableSigma;
   /** How many rules and correlations run, for the summary (and how many the choice left out). */
   readonly label: string;
+  /** After a run: keeps what the rule set learnt (its literal anchors) for the next run. */
+  finish(): void;
 }
 
 const MAX_RULE_FILES = 100_000;
@@ -153,10 +155,18 @@ export async function loadSigmaRules(choice: SigmaChoice): Promise<SigmaRules> {
     );
   }
   const t2 = performance.now();
-  const ruleSet = compileRuleSet({ rules: loaded.rules, filters: loaded.filters });
+  // A variant's anchors depend on its rule text, placeholders and the filters merged into it.
+  const anchorSalt = createHash('sha256')
+    .update(JSON.stringify([salt, loaded.filters.map((f) => [f.source, f.document])]))
+    .digest('hex');
+  const ruleSet = compileRuleSet({
+    rules: loaded.rules,
+    filters: loaded.filters,
+    options: { knownAnchors: cache.anchors(anchorSalt) },
+  });
   const sources = texts.map((t) => t.source);
   const clean = compiledDocuments(sources, all, loaded.rules, ruleSet, trusted);
-  if (clean !== undefined) cache.remember(salt, clean);
+  cache.remember(salt, clean);
   const ms = (a: number, b: number) => `${Math.round(b - a)} ms`;
   debug(`sigma rules: parse ${ms(t0, t1)}, build ${ms(t1, t2)}, rule set ${ms(t2, performance.now())}`);
   const label = `${plural(loaded.rules.length, 'rule')}${loaded.correlations.length ? `, ${plural(loaded.correlations.length, 'correlation')}` : ''}${left > 0 ? ` (${left} left out by the rule filters)` : ''}`;
@@ -166,6 +176,7 @@ export async function loadSigmaRules(choice: SigmaChoice): Promise<SigmaRules> {
     loaded,
     ruleSet,
     label,
+    finish: () => cache.rememberAnchors(anchorSalt, ruleSet.takenAnchors()),
     get portable() {
       portable ??= portableSigma(
         texts.map((t, i) => ({ ...t, placeholders: i >= fileCount })),

@@ -116,6 +116,9 @@ export {
   portableSigma,
 } from './portable.js';
 export {
+  type Anchor,
+  type Anchors,
+  anchorKey,
   compileRuleSet,
   type RuleMatch,
   RuleSet,

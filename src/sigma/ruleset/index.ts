@@ -1,6 +1,9 @@
 /** The rule set: mapped variants indexed by (channel, event id), evaluated per event. */
+
+export type { Anchor, Anchors } from './anchors.js';
 export { type IdSet, requiredEventIds } from './event-ids.js';
 export {
+  anchorKey,
   compileRuleSet,
   type RuleMatch,
   RuleSet,

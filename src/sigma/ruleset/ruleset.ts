@@ -17,7 +17,7 @@ import type { PlaceholderValues } from '../modifiers/index.js';
 import { rememberVariants } from '../rule-variants.js';
 import { type Anchors, detectionAnchors } from './anchors.js';
 import { requiredEventIds } from './event-ids.js';
-import { Plan } from './plan.js';
+import { Plan, scannerCache } from './plan.js';
 import { RuleIndex } from './rule-index.js';
 import { timerOverheadMs } from './timing.js';
 
@@ -28,7 +28,17 @@ export interface RuleSetOptions extends Omit<MappingOptions, 'filters'> {
    * 12 % of the run, one in 16 about 6 %; the anchors keep evaluations few enough for that.
    */
   readonly timingSample?: number;
+  /**
+   * Anchors an earlier run took for the same variants, by `anchorKey` (a cache's; `null`: none
+   * can be read off). Taken as given: the cache must key them by everything a variant's
+   * detection depends on (rule texts, placeholders, filters, engine version).
+   */
+  readonly knownAnchors?: ReadonlyMap<string, Anchors | null>;
 }
+
+/** A variant's name for `knownAnchors`: unique in a rule set unless two texts share a source. */
+export const anchorKey = (variant: RuleVariant): string =>
+  `${variant.rule.source}\u0000${variant.rule.document}\u0000${variant.name}`;
 
 export interface RuleSetInput {
   readonly rules: readonly SigmaRule[];
@@ -86,8 +96,18 @@ class Entry {
     readonly ordinal: number,
     readonly variant: RuleVariant,
     private readonly placeholders: PlaceholderValues,
+    known: Anchors | null | undefined,
   ) {
     this.match = { rule: variant.rule, variant };
+    if (known !== undefined) {
+      this.anchorsTaken = true;
+      this.anchorsOf = known ?? undefined;
+    }
+  }
+
+  /** Whether the anchors were taken (given or computed), and what they are. */
+  get takenAnchors(): Anchors | null | undefined {
+    return this.anchorsTaken ? (this.anchorsOf ?? null) : undefined;
   }
 
   get test(): RuleVariant['test'] {
@@ -113,8 +133,11 @@ export class RuleSet {
   readonly diagnostics: readonly RuleDiagnostic[];
   private readonly entries: readonly Entry[];
   private readonly index: RuleIndex<Entry, Plan<Entry>>;
-  /** Candidate lists with the same members share one plan (and its scanners). */
+  /** Candidate lists with the same members share one plan; plans, their scanners. */
   private readonly plans = new Map<string, Plan<Entry>>();
+  private readonly scanners = scannerCache();
+  /** Keys two variants share (two texts with one source name): never given or reported. */
+  private readonly ambiguous = new Set<string>();
   private readonly sample: number;
   private readonly overheadMs: number;
 
@@ -123,6 +146,7 @@ export class RuleSet {
     parts: { variants: RuleVariant[]; dropped: DroppedVariant[]; diagnostics: RuleDiagnostic[] },
     sample: number,
     placeholders: PlaceholderValues,
+    known: ReadonlyMap<string, Anchors | null> = new Map(),
   ) {
     this.variants = parts.variants;
     rememberVariants(parts.variants);
@@ -130,7 +154,21 @@ export class RuleSet {
     this.diagnostics = parts.diagnostics;
     this.sample = sample;
     this.overheadMs = sample === 0 ? 0 : timerOverheadMs();
-    this.entries = parts.variants.map((variant, ordinal) => new Entry(ordinal, variant, placeholders));
+    const keys = parts.variants.map(anchorKey);
+    const once = new Set<string>();
+    for (const k of keys) {
+      if (once.has(k)) this.ambiguous.add(k);
+      once.add(k);
+    }
+    this.entries = parts.variants.map(
+      (variant, ordinal) =>
+        new Entry(
+          ordinal,
+          variant,
+          placeholders,
+          this.ambiguous.has(keys[ordinal]!) ? undefined : known.get(keys[ordinal]!),
+        ),
+    );
     this.index = new RuleIndex((list) => this.planFor(list));
     for (const e of this.entries)
       this.index.add(e, e.variant.selector, requiredEventIds(e.variant.detection));
@@ -140,7 +178,7 @@ export class RuleSet {
     const key = list.map((e) => e.ordinal).join(',');
     let plan = this.plans.get(key);
     if (plan === undefined) {
-      plan = new Plan(list);
+      plan = new Plan(list, this.scanners);
       this.plans.set(key, plan);
     }
     return plan;
@@ -214,6 +252,17 @@ export class RuleSet {
     }));
   }
 
+  /** The anchors taken so far, by `anchorKey`, for a cache to give a later run (`knownAnchors`). */
+  takenAnchors(): Map<string, Anchors | null> {
+    const out = new Map<string, Anchors | null>();
+    for (const e of this.entries) {
+      const a = e.takenAnchors;
+      const key = anchorKey(e.variant);
+      if (a !== undefined && !this.ambiguous.has(key)) out.set(key, a);
+    }
+    return out;
+  }
+
   resetStats(): void {
     for (const e of this.entries) {
       e.evaluations = e.matches = e.errors = e.timed = e.timedMs = 0;
@@ -265,5 +314,5 @@ export function compileRuleSet(input: RuleSetInput): RuleSet {
   const sample = options.timingSample ?? 1;
   if (!Number.isInteger(sample) || sample < 0 || sample > 1_000_000)
     throw invalidOption('timingSample', 'an integer from 0 to 1000000', sample);
-  return new RuleSet(input.rules, parts, sample, options.placeholders ?? {});
+  return new RuleSet(input.rules, parts, sample, options.placeholders ?? {}, options.knownAnchors);
 }
