@@ -4,8 +4,9 @@
  * sources make closures, which cannot be stored. So an entry also records which documents
  * compiled without error (with which placeholders): the next run builds those deferred
  * (sigma's `trusted` load option), compiling each matcher only when an event first reaches it.
- * A second file per entry and salt keeps the literal anchors the run's plans took (about a
- * sixth of a SigmaHQ run's rule work on the hayabusa samples), written after the run.
+ * A second file per entry and salt keeps what the run's rule set learnt: the literal anchors
+ * and scanners its plans took (about 0.25 s of a SigmaHQ run on the hayabusa samples), written
+ * after the run.
  *
  * One entry per rule selection, keyed by a SHA-256 of the engine version, this format and
  * every (source, text) in order; `$TAE_CACHE_DIR`, else `$XDG_CACHE_HOME/threat-analysis-engine`
@@ -59,18 +60,24 @@ function keyOf(texts: readonly RuleText[]): string {
 
 class Corrupt extends Error {}
 
-/** The cached value back to parser output; throws Corrupt on anything the parser cannot make. */
+/**
+ * The cached value back to parser output, in place (a copy would double the allocation of
+ * every rule a warm run loads); throws Corrupt on anything the parser cannot make.
+ */
 function revive(v: unknown, depth: number): YamlValue {
   if (depth > MAX_DEPTH) throw new Corrupt('too deep');
   if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
-  if (Array.isArray(v)) return v.map((x) => revive(x, depth + 1));
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) v[i] = revive(v[i], depth + 1);
+    return v as YamlValue[];
+  }
   if (v instanceof Map) {
-    const out = new Map<string, YamlValue>();
     for (const [k, x] of v) {
       if (typeof k !== 'string') throw new Corrupt('map key');
-      out.set(k, revive(x, depth + 1));
+      const y = revive(x, depth + 1);
+      if (y !== x) v.set(k, y);
     }
-    return out;
+    return v as Map<string, YamlValue>;
   }
   if (typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
     const { text, value } = v as { text?: unknown; value?: unknown };
@@ -182,10 +189,16 @@ export interface CachedParse {
    * entry when it was parsed now or its trust grew: a cold run writes once.
    */
   remember(salt: string, docs: readonly (readonly number[])[] | undefined): void;
-  /** The anchors a run with this salt took, by sigma's `anchorKey`; empty when none is kept. */
-  anchors(salt: string): ReadonlyMap<string, Anchors | null>;
-  /** Keeps a run's anchors for the next (written only when they add to what was read). */
-  rememberAnchors(salt: string, taken: ReadonlyMap<string, Anchors | null>): void;
+  /** What a run with this salt's rule set took (anchors, scanners); empty maps when none is kept. */
+  learnt(salt: string): Learnt;
+  /** Keeps a run's anchors and scanners for the next (written only when they add to what was read). */
+  rememberLearnt(salt: string, taken: Learnt): void;
+}
+
+/** A rule set's anchors (by sigma's `anchorKey`) and scanners (by key; checked where used). */
+export interface Learnt {
+  readonly anchors: ReadonlyMap<string, Anchors | null>;
+  readonly scanners: ReadonlyMap<string, unknown>;
 }
 
 function anchorOf(v: unknown): Anchor {
@@ -196,8 +209,14 @@ function anchorOf(v: unknown): Anchor {
   return { field, literal };
 }
 
-function anchorsOf(raw: unknown, key: string, salt: string): Map<string, Anchors | null> {
-  const e = raw as { format?: unknown; key?: unknown; salt?: unknown; anchors?: unknown } | null;
+function learntOf(raw: unknown, key: string, salt: string): Learnt {
+  const e = raw as {
+    format?: unknown;
+    key?: unknown;
+    salt?: unknown;
+    anchors?: unknown;
+    scanners?: unknown;
+  } | null;
   if (
     e === null ||
     typeof e !== 'object' ||
@@ -206,31 +225,47 @@ function anchorsOf(raw: unknown, key: string, salt: string): Map<string, Anchors
     e.salt !== salt
   )
     throw new Corrupt('head');
-  if (!Array.isArray(e.anchors)) throw new Corrupt('anchors');
-  const out = new Map<string, Anchors | null>();
+  if (!Array.isArray(e.anchors) || !Array.isArray(e.scanners)) throw new Corrupt('learnt');
+  const anchors = new Map<string, Anchors | null>();
   for (const item of e.anchors as unknown[]) {
     if (!Array.isArray(item) || item.length !== 2 || typeof item[0] !== 'string')
       throw new Corrupt('anchors');
     const list = item[1] as unknown;
     if (list !== null && !Array.isArray(list)) throw new Corrupt('anchors');
-    out.set(item[0], list === null ? null : list.map(anchorOf));
+    anchors.set(item[0], list === null ? null : list.map(anchorOf));
   }
-  return out;
+  const scanners = new Map<string, unknown>();
+  for (const item of e.scanners as unknown[]) {
+    if (!Array.isArray(item) || item.length !== 2 || typeof item[0] !== 'string')
+      throw new Corrupt('scanners');
+    scanners.set(item[0], item[1]);
+  }
+  return { anchors, scanners };
 }
 
-/** Anchors are kept apart from the parse: they arrive at the end of a run, and per salt. */
-function anchorStore(dir: string, key: string, maxBytes: number) {
+/** Entries taken that were not read (a known one refused and built again counts as new). */
+const added = (known: ReadonlyMap<string, unknown>, taken: ReadonlyMap<string, unknown>): number => {
+  let n = 0;
+  for (const [k, v] of taken) if (known.get(k) !== v) n++;
+  return n;
+};
+
+/**
+ * What rule sets learn is kept apart from the parse: it arrives at the end of a run, per salt.
+ * Scanners are keyed by their literals, so any salt's are valid; they are checked where used.
+ */
+function learntStore(dir: string, key: string, maxBytes: number) {
   const fileOf = (salt: string) =>
     join(dir, `anchors-${createHash('sha256').update(`${key}\0${salt}`).digest('hex')}.bin`);
-  const read = new Map<string, ReadonlyMap<string, Anchors | null>>();
-  const anchors = (salt: string): ReadonlyMap<string, Anchors | null> => {
+  const read = new Map<string, Learnt>();
+  const learnt = (salt: string): Learnt => {
     let known = read.get(salt);
     if (known === undefined) {
-      known = new Map();
+      known = { anchors: new Map(), scanners: new Map() };
       const file = fileOf(salt);
       try {
         if (statSync(file).size <= MAX_ENTRY_BYTES)
-          known = anchorsOf(deserialize(readFileSync(file)), key, salt);
+          known = learntOf(deserialize(readFileSync(file)), key, salt);
       } catch (e) {
         if (e instanceof Corrupt) ruleCacheStats.rejected++;
       }
@@ -239,17 +274,25 @@ function anchorStore(dir: string, key: string, maxBytes: number) {
     return known;
   };
   return {
-    anchors,
-    rememberAnchors(salt: string, taken: ReadonlyMap<string, Anchors | null>): void {
-      const known = anchors(salt);
-      let added = 0;
-      for (const k of taken.keys()) if (!known.has(k)) added++;
-      if (added === 0) return;
-      const merged = new Map([...known, ...taken]);
-      const stored = [...merged].map(([k, a]) => [k, a === null ? null : a.map((x) => [x.field, x.literal])]);
-      write(dir, fileOf(salt), key, { salt, anchors: stored }, maxBytes);
+    learnt,
+    rememberLearnt(salt: string, taken: Learnt): void {
+      const known = learnt(salt);
+      const newAnchors = added(known.anchors, taken.anchors);
+      const newScanners = added(known.scanners, taken.scanners);
+      if (newAnchors + newScanners === 0) return;
+      const merged: Learnt = {
+        anchors: new Map([...known.anchors, ...taken.anchors]),
+        scanners: new Map([...known.scanners, ...taken.scanners]),
+      };
+      const anchors = [...merged.anchors].map(([k, a]) => [
+        k,
+        a === null ? null : a.map((x) => [x.field, x.literal]),
+      ]);
+      write(dir, fileOf(salt), key, { salt, anchors, scanners: [...merged.scanners] }, maxBytes);
       read.set(salt, merged);
-      debug(`sigma rule cache: anchors of ${merged.size} variants (${added} new)`);
+      debug(
+        `sigma rule cache: anchors of ${merged.anchors.size} variants (${newAnchors} new), ${merged.scanners.size} scanners (${newScanners} new)`,
+      );
     },
   };
 }
@@ -269,8 +312,8 @@ export function parseCached(
       parsed: parseAll(),
       trusted: () => undefined,
       remember: () => {},
-      anchors: () => new Map(),
-      rememberAnchors: () => {},
+      learnt: () => ({ anchors: new Map(), scanners: new Map() }),
+      rememberLearnt: () => {},
     };
   const key = keyOf(texts);
   const file = join(dir, `sigma-${key}.bin`);
@@ -301,7 +344,7 @@ export function parseCached(
         `sigma rule cache: wrote ${file}, ${trust?.docs.reduce((n, d) => n + d.length, 0) ?? 0} documents known to compile`,
       );
     },
-    ...anchorStore(dir, key, maxBytes),
+    ...learntStore(dir, key, maxBytes),
   };
 }
 

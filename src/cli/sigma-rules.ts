@@ -156,13 +156,15 @@ export async function loadSigmaRules(choice: SigmaChoice): Promise<SigmaRules> {
   }
   const t2 = performance.now();
   // A variant's anchors depend on its rule text, placeholders and the filters merged into it.
+  // (Scanners depend only on their literals, so any salt's would do.)
   const anchorSalt = createHash('sha256')
     .update(JSON.stringify([salt, loaded.filters.map((f) => [f.source, f.document])]))
     .digest('hex');
+  const learnt = cache.learnt(anchorSalt);
   const ruleSet = compileRuleSet({
     rules: loaded.rules,
     filters: loaded.filters,
-    options: { knownAnchors: cache.anchors(anchorSalt) },
+    options: { knownAnchors: learnt.anchors, knownScanners: learnt.scanners },
   });
   const sources = texts.map((t) => t.source);
   const clean = compiledDocuments(sources, all, loaded.rules, ruleSet, trusted);
@@ -176,7 +178,11 @@ export async function loadSigmaRules(choice: SigmaChoice): Promise<SigmaRules> {
     loaded,
     ruleSet,
     label,
-    finish: () => cache.rememberAnchors(anchorSalt, ruleSet.takenAnchors()),
+    finish: () =>
+      cache.rememberLearnt(anchorSalt, {
+        anchors: ruleSet.takenAnchors(),
+        scanners: ruleSet.takenScanners(),
+      }),
     get portable() {
       portable ??= portableSigma(
         texts.map((t, i) => ({ ...t, placeholders: i >= fileCount })),

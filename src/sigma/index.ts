@@ -127,6 +127,7 @@ export {
   type RuleSetOptions,
   type RuleSetStats,
   requiredEventIds,
+  type ScannerData,
   type VariantStats,
 } from './ruleset/index.js';
 export {

@@ -2,6 +2,7 @@
 
 export type { Anchor, Anchors } from './anchors.js';
 export { type IdSet, requiredEventIds } from './event-ids.js';
+export type { ScannerData } from './literal-scan.js';
 export {
   anchorKey,
   compileRuleSet,

@@ -1,141 +1,65 @@
 /**
  * Aho–Corasick over UTF-16 code units: every literal of a field found in one pass over the
  * text, however many literals there are (CommandLine collects thousands). The trie lives in
- * one flat table over the ASCII characters the literals use, completed in place into a DFA
- * (one array read per character); non-ASCII characters, rare in both literals and events,
- * walk per-state maps with failure links.
+ * one flat table over the ASCII characters the literals use, completed into a DFA (one array
+ * read per character); non-ASCII characters, rare in both literals and events, walk per-state
+ * maps with failure links. scanner-build.ts makes the arrays; scanner-data.ts checks arrays a
+ * cache gives back.
  */
 
 export interface LiteralSink {
   hit(literal: number): void;
 }
 
-export class LiteralScanner {
-  private readonly pending: { readonly literal: string; readonly id: number }[] = [];
+/** A built automaton: plain arrays, so a cache can keep it. State 0 is the root. */
+export interface ScannerData {
+  /** Literal ids run from 0 to this (exclusive). */
+  readonly literals: number;
+  /** Columns of the table: 1 + the ASCII characters the literals use. */
+  readonly width: number;
   /** ASCII code → column (0: a character no literal uses, which always leads back to the root). */
-  private readonly columns = new Uint8Array(128);
-  private width = 1;
-  private table: Uint16Array | Int32Array = new Int32Array(1);
-  /** Non-ASCII transitions: state → (code unit → state). */
+  readonly columns: Uint8Array;
+  /** state × width + column → next state. */
+  readonly table: Uint16Array | Int32Array;
+  /** Per state: the longest proper suffix that is also a state. */
+  readonly fail: Int32Array;
+  /** Per state: the first state of its output chain, itself if a literal ends there (-1: none). */
+  readonly firstOut: Int32Array;
+  /** Per state: the next state down an output chain (-1: none). */
+  readonly output: Int32Array;
+  /** The literals ending at state s are endIds[endStart[s] .. endStart[s + 1]). */
+  readonly endStart: Int32Array;
+  readonly endIds: Int32Array;
+  /** Non-ASCII transitions as (state, code unit, next state) triples. */
+  readonly wide: Int32Array;
+}
+
+export class LiteralScanner {
   private readonly wide = new Map<number, Map<number, number>>();
-  private ends: number[][] = [[]];
-  private fail = new Int32Array(1);
-  /** The first state of a state's output chain, itself if a literal ends there (-1: none). */
-  private firstOut = new Int32Array(1).fill(-1);
-  /** The next state down an output chain (-1: none). */
-  private output = new Int32Array(1).fill(-1);
-  private count = 1;
+
+  constructor(readonly data: ScannerData) {
+    const w = data.wide;
+    for (let i = 0; i < w.length; i += 3) {
+      let m = this.wide.get(w[i]!);
+      if (m === undefined) {
+        m = new Map();
+        this.wide.set(w[i]!, m);
+      }
+      m.set(w[i + 1]!, w[i + 2]!);
+    }
+  }
 
   get states(): number {
-    return this.count;
-  }
-
-  add(literal: string, id: number): void {
-    if (literal.length > 0) this.pending.push({ literal, id });
-  }
-
-  build(): void {
-    const chars = [0];
-    for (const { literal } of this.pending)
-      for (let i = 0; i < literal.length; i++) {
-        const c = literal.charCodeAt(i);
-        if (c < 128 && this.columns[c] === 0) {
-          this.columns[c] = chars.length;
-          chars.push(c);
-        }
-      }
-    this.width = chars.length;
-    const parent = this.buildTrie();
-    this.link(parent);
-    if (this.table.length > this.count * this.width)
-      this.table = this.table.slice(0, this.count * this.width);
-    this.pending.length = 0;
-  }
-
-  /**
-   * Children are written into the table; a cell left 0 has no child (the root is no one's
-   * child). The literals' total length bounds the state count, so nothing is ever regrown.
-   */
-  private buildTrie(): Int32Array {
-    const w = this.width;
-    let states = 1;
-    for (const { literal } of this.pending) states += literal.length;
-    const table = states <= 0xffff ? new Uint16Array(states * w) : new Int32Array(states * w);
-    const parent = new Int32Array(states);
-    const ends: number[][] = [[]];
-    let count = 1;
-    for (const { literal, id } of this.pending) {
-      let state = 0;
-      for (let i = 0; i < literal.length; i++) {
-        const c = literal.charCodeAt(i);
-        let next: number | undefined;
-        if (c < 128) next = table[state * w + this.columns[c]!]! || undefined;
-        else next = this.wide.get(state)?.get(c);
-        if (next === undefined) {
-          next = count++;
-          parent[next] = state;
-          ends.push([]);
-          if (c < 128) table[state * w + this.columns[c]!] = next;
-          else {
-            let m = this.wide.get(state);
-            if (m === undefined) {
-              m = new Map();
-              this.wide.set(state, m);
-            }
-            m.set(c, next);
-          }
-        }
-        state = next;
-      }
-      ends[state]!.push(id);
-    }
-    this.table = table;
-    this.ends = ends;
-    this.count = count;
-    return parent;
-  }
-
-  /** Breadth-first: failure links, output chains, and the table completed into a DFA. */
-  private link(parent: Int32Array): void {
-    const { width: w, table, ends, count } = this;
-    const fail = new Int32Array(count);
-    const output = new Int32Array(count).fill(-1);
-    const firstOut = new Int32Array(count).fill(-1);
-    this.fail = fail;
-    const order = [0];
-    const reached = (v: number) => {
-      const f = fail[v]!;
-      output[v] = ends[f]!.length > 0 ? f : output[f]!;
-      firstOut[v] = ends[v]!.length > 0 ? v : output[v]!;
-      order.push(v);
-    };
-    for (let q = 0; q < order.length; q++) {
-      const u = order[q]!;
-      const f = fail[u]!;
-      for (let col = 1; col < w; col++) {
-        const v = table[u * w + col]!;
-        // The failure target is shallower, so its row is already complete.
-        const viaFail = u === 0 ? 0 : table[f * w + col]!;
-        if (v !== 0 && parent[v] === u) {
-          fail[v] = viaFail;
-          reached(v);
-        } else table[u * w + col] = viaFail;
-      }
-      for (const [c, v] of this.wide.get(u) ?? []) {
-        fail[v] = u === 0 ? 0 : this.stepWide(f, c);
-        reached(v);
-      }
-    }
-    this.output = output;
-    this.firstOut = firstOut;
+    return this.data.fail.length;
   }
 
   private stepWide(state: number, c: number): number {
+    const fail = this.data.fail;
     for (;;) {
       const n = this.wide.get(state)?.get(c);
       if (n !== undefined) return n;
       if (state === 0) return 0;
-      state = this.fail[state]!;
+      state = fail[state]!;
     }
   }
 
@@ -145,7 +69,7 @@ export class LiteralScanner {
    * other character is lowered and scanned again, since lowering it is not per character.
    */
   scan(text: string, sink: LiteralSink, fold = false): void {
-    const { table, width, columns, firstOut, output, ends } = this;
+    const { table, width, columns, firstOut, output, endStart, endIds } = this.data;
     let state = 0;
     for (let i = 0; i < text.length; i++) {
       let c = text.charCodeAt(i);
@@ -156,10 +80,8 @@ export class LiteralScanner {
         this.scan(text.toLowerCase(), sink, false);
         return;
       } else state = this.stepWide(state, c);
-      for (let s = firstOut[state]!; s >= 0; s = output[s]!) {
-        const here = ends[s]!;
-        for (let k = 0; k < here.length; k++) sink.hit(here[k]!);
-      }
+      for (let s = firstOut[state]!; s >= 0; s = output[s]!)
+        for (let k = endStart[s]!, end = endStart[s + 1]!; k < end; k++) sink.hit(endIds[k]!);
     }
   }
 }

@@ -7,7 +7,9 @@
  */
 import type { EvalContext } from '../event.js';
 import type { Anchors } from './anchors.js';
-import { LiteralScanner, type LiteralSink } from './literal-scan.js';
+import type { LiteralScanner, LiteralSink, ScannerData } from './literal-scan.js';
+import { buildScanner } from './scanner-build.js';
+import { scannerFromData } from './scanner-data.js';
 
 export interface Anchored {
   readonly anchors: Anchors | undefined;
@@ -16,19 +18,35 @@ export interface Anchored {
 /** The built scanner for these literals of a field (ids are positions in `literals`). */
 export type ScannerSource = (field: string | null, literals: readonly string[]) => LiteralScanner;
 
-export function scannerCache(): ScannerSource {
-  const built = new Map<string, LiteralScanner>();
-  return (field, literals) => {
-    const key = JSON.stringify([field, literals]);
-    let scanner = built.get(key);
+/** A scanner's key: what it is built from. */
+export const scannerKey = (field: string | null, literals: readonly string[]): string =>
+  JSON.stringify([field, literals]);
+
+/**
+ * Scanners by key, built once per rule set; `known` (a cache's, by `scannerKey`) is checked
+ * and used instead of building, a malformed one built anew.
+ */
+export class ScannerCache {
+  private readonly built = new Map<string, LiteralScanner>();
+
+  constructor(private readonly known: ReadonlyMap<string, unknown> = new Map()) {}
+
+  readonly source: ScannerSource = (field, literals) => {
+    const key = scannerKey(field, literals);
+    let scanner = this.built.get(key);
     if (scanner === undefined) {
-      scanner = new LiteralScanner();
-      for (let id = 0; id < literals.length; id++) scanner.add(literals[id]!, id);
-      scanner.build();
-      built.set(key, scanner);
+      const data = this.known.get(key);
+      scanner =
+        (data === undefined ? undefined : scannerFromData(data, literals.length)) ?? buildScanner(literals);
+      this.built.set(key, scanner);
     }
     return scanner;
   };
+
+  /** Every scanner used so far, by key. */
+  taken(): Map<string, ScannerData> {
+    return new Map([...this.built].map(([k, s]) => [k, s.data]));
+  }
 }
 
 /**
@@ -113,7 +131,7 @@ export class Plan<E extends Anchored> {
 
   constructor(
     readonly entries: readonly E[],
-    scanners: ScannerSource = scannerCache(),
+    scanners: ScannerSource = new ScannerCache().source,
   ) {
     this.gated = new Uint8Array(entries.length);
     this.stamp = new Uint32Array(entries.length);

@@ -17,7 +17,8 @@ import type { PlaceholderValues } from '../modifiers/index.js';
 import { rememberVariants } from '../rule-variants.js';
 import { type Anchors, detectionAnchors } from './anchors.js';
 import { requiredEventIds } from './event-ids.js';
-import { Plan, scannerCache } from './plan.js';
+import type { ScannerData } from './literal-scan.js';
+import { Plan, ScannerCache } from './plan.js';
 import { RuleIndex } from './rule-index.js';
 import { timerOverheadMs } from './timing.js';
 
@@ -34,6 +35,11 @@ export interface RuleSetOptions extends Omit<MappingOptions, 'filters'> {
    * detection depends on (rule texts, placeholders, filters, engine version).
    */
   readonly knownAnchors?: ReadonlyMap<string, Anchors | null>;
+  /**
+   * Literal scanners an earlier rule set built (`takenScanners`, kept by a cache): each is
+   * checked before use, and one that is not a well-formed automaton is built again.
+   */
+  readonly knownScanners?: ReadonlyMap<string, unknown>;
 }
 
 /** A variant's name for `knownAnchors`: unique in a rule set unless two texts share a source. */
@@ -135,7 +141,7 @@ export class RuleSet {
   private readonly index: RuleIndex<Entry, Plan<Entry>>;
   /** Candidate lists with the same members share one plan; plans, their scanners. */
   private readonly plans = new Map<string, Plan<Entry>>();
-  private readonly scanners = scannerCache();
+  private readonly scanners: ScannerCache;
   /** Keys two variants share (two texts with one source name): never given or reported. */
   private readonly ambiguous = new Set<string>();
   private readonly sample: number;
@@ -147,7 +153,9 @@ export class RuleSet {
     sample: number,
     placeholders: PlaceholderValues,
     known: ReadonlyMap<string, Anchors | null> = new Map(),
+    knownScanners?: ReadonlyMap<string, unknown>,
   ) {
+    this.scanners = new ScannerCache(knownScanners);
     this.variants = parts.variants;
     rememberVariants(parts.variants);
     this.dropped = parts.dropped;
@@ -178,7 +186,7 @@ export class RuleSet {
     const key = list.map((e) => e.ordinal).join(',');
     let plan = this.plans.get(key);
     if (plan === undefined) {
-      plan = new Plan(list, this.scanners);
+      plan = new Plan(list, this.scanners.source);
       this.plans.set(key, plan);
     }
     return plan;
@@ -263,6 +271,11 @@ export class RuleSet {
     return out;
   }
 
+  /** The literal scanners its plans use, by key, for a cache to give a later run (`knownScanners`). */
+  takenScanners(): Map<string, ScannerData> {
+    return this.scanners.taken();
+  }
+
   resetStats(): void {
     for (const e of this.entries) {
       e.evaluations = e.matches = e.errors = e.timed = e.timedMs = 0;
@@ -314,5 +327,12 @@ export function compileRuleSet(input: RuleSetInput): RuleSet {
   const sample = options.timingSample ?? 1;
   if (!Number.isInteger(sample) || sample < 0 || sample > 1_000_000)
     throw invalidOption('timingSample', 'an integer from 0 to 1000000', sample);
-  return new RuleSet(input.rules, parts, sample, options.placeholders ?? {}, options.knownAnchors);
+  return new RuleSet(
+    input.rules,
+    parts,
+    sample,
+    options.placeholders ?? {},
+    options.knownAnchors,
+    options.knownScanners,
+  );
 }
