@@ -17,7 +17,7 @@ import type { EvtxEvent } from '../src/evtx/index.js';
 import { eventDescriber } from '../src/lookup/index.js';
 import { parseEvtx } from '../src/parse/index.js';
 import { checkSearchRequest, EventIndex, EventIndexBuilder } from '../src/search/index.js';
-import { textBlock } from '../src/search/schema.js';
+import { blockRowsFor, MIN_TEXT_BLOCK_ROWS, TEXT_BLOCK_ROWS, textBlock } from '../src/search/schema.js';
 import { smallLogEvents } from './helpers/small-log.js';
 
 const describe = eventDescriber();
@@ -190,4 +190,43 @@ test('a build cancelled while its blocks are built leaves no file behind', async
   assert.deepEqual(left(), []);
   await new Promise((r) => setTimeout(r, 500)); // threads that were still running have stopped
   assert.deepEqual(left(), []);
+});
+
+test('blocks are sized so every thread has one: as many as a multiple of the threads, at most TEXT_BLOCK_ROWS rows', () => {
+  const blocks = (events: number, threads: number) => Math.ceil(events / blockRowsFor(events, threads));
+  // One 238 MB file: one block before, so one core built it while the other idled.
+  assert.equal(blocks(122_725, 2), 2);
+  assert.equal(blocks(489_873, 2), 4);
+  assert.equal(blocks(300_000, 2), 4, 'three full blocks would leave a thread idle for the last');
+  assert.equal(blocks(1_000_000, 8), 8);
+  assert.equal(blocks(122_725, 1), 1);
+  assert.equal(blocks(10_000, 8), 1, 'small builds stay one block');
+  for (const [events, threads] of [
+    [1, 1],
+    [50_000, 3],
+    [5_000_000, 2],
+    [131_073, 2],
+  ] as const) {
+    const rows = blockRowsFor(events, threads);
+    assert.ok(rows >= MIN_TEXT_BLOCK_ROWS && rows <= TEXT_BLOCK_ROWS, `${events}/${threads}: ${rows}`);
+  }
+});
+
+test('a build without textBlockRows records the rows per block it chose for its threads', async () => {
+  const n = 2 * MIN_TEXT_BLOCK_ROWS + 10;
+  const b = new EventIndexBuilder(
+    { path: join(dir, 'auto.db'), key: null },
+    { sigma: false, textBlockThreads: 2 },
+  );
+  for (let i = 0; i < n; i++) b.add(events[i % EVENTS]!, `f${Math.floor(i / EVENTS)}.evtx`, []);
+  const built = await b.finish();
+  const db = openSqlite(built.path, { mustExist: true });
+  try {
+    const { meta } = EventIndex.of(db);
+    assert.equal(meta.blockRows, blockRowsFor(n, 2));
+    assert.equal(meta.textBlocks, 2);
+    assert.equal(meta.events, built.events);
+  } finally {
+    db.close();
+  }
 });

@@ -20,7 +20,7 @@ import {
   removeFile,
   stagePath,
 } from './complete.js';
-import { TEXT_BLOCK_ROWS } from './schema.js';
+import { blockRowsFor } from './schema.js';
 import {
   inThreadStager,
   type StagedDuplicate,
@@ -71,7 +71,10 @@ export interface EventIndexOptions {
   readonly describe?: DescribeEvent;
   /** Events per staging transaction (default 256). */
   readonly batchSize?: number;
-  /** Rows per trigram block (default TEXT_BLOCK_ROWS; small values are for tests). */
+  /**
+   * Rows per trigram block (default: `blockRowsFor` the events and `textBlockThreads`, at most
+   * TEXT_BLOCK_ROWS; small values are for tests).
+   */
   readonly textBlockRows?: number;
   /** Threads that may build trigram blocks at once (default: the cores, at most 8). */
   readonly textBlockThreads?: number;
@@ -99,7 +102,8 @@ export class EventIndexBuilder implements EventSink {
   /** Arrival order of events and duplicates. */
   private seq = 0;
   private readonly batchSize: number;
-  private readonly blockRows: number;
+  /** Rows per trigram block when the options fix them; else chosen for the events at the end. */
+  private readonly blockRows: number | undefined;
   private readonly blockThreads: number;
   private readonly files = new Map<string, { no: number; diagnostics: Diagnostic[] }>();
   private readonly rules = new Map<string, { no: number; title: string }>();
@@ -118,8 +122,8 @@ export class EventIndexBuilder implements EventSink {
     this.batchSize = options.batchSize ?? 256;
     if (!Number.isInteger(this.batchSize) || this.batchSize < 1)
       throw invalidOption('batchSize', 'a positive integer', options.batchSize);
-    this.blockRows = options.textBlockRows ?? TEXT_BLOCK_ROWS;
-    if (!Number.isInteger(this.blockRows) || this.blockRows < 1)
+    this.blockRows = options.textBlockRows;
+    if (this.blockRows !== undefined && (!Number.isInteger(this.blockRows) || this.blockRows < 1))
       throw invalidOption('textBlockRows', 'a positive integer', options.textBlockRows);
     this.blockThreads = options.textBlockThreads ?? Math.min(availableParallelism(), 8);
     if (!Number.isInteger(this.blockThreads) || this.blockThreads < 1)
@@ -236,7 +240,7 @@ export class EventIndexBuilder implements EventSink {
     return {
       sigma: this.options.sigma,
       events: this.staged,
-      blockRows: this.blockRows,
+      blockRows: this.blockRows ?? blockRowsFor(this.staged, this.blockThreads),
       files: [...this.files].map(([name, f]) => [f.no, name, JSON.stringify(f.diagnostics)] as const),
       rules: [...this.rules].map(([json, r]) => [r.no, r.title, json] as const),
       correlations: this.correlations,
