@@ -25,7 +25,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { timeProcess } from './measure.js';
+import { coresBetween, timeProcess } from './measure.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -138,7 +138,7 @@ async function jobRun(
         '--json',
         ...uploaded.map((u) => u.file_id),
       ],
-      { env: { TAE_DEBUG: '1' } },
+      { env: { TAE_DEBUG: '1' }, sampleCpuEveryMs: 250 },
     );
     const body = JSON.parse(job.stdout) as JobJson;
     const overview = body.insights?.find((i) => i.Metadata?.title === 'Overview')?.Metadata?.data ?? {};
@@ -169,6 +169,18 @@ async function jobRun(
         indexCompletion: perSec(events, completion),
         whole: perSec(events, job.wallMs),
       },
+      // What limits the job: the cores it kept busy in each phase, and its CPU per event.
+      coresUsed: {
+        decodeAndAnalysis:
+          completion === null || job.cpuSamples === undefined
+            ? null
+            : coresBetween(job.cpuSamples, 0, job.wallMs - completion),
+        indexCompletion:
+          completion === null || job.cpuSamples === undefined
+            ? null
+            : coresBetween(job.cpuSamples, job.wallMs - completion, job.wallMs),
+      },
+      cpuMicrosPerEvent: job.cpuMs === null || events <= 0 ? null : Math.round((job.cpuMs * 1000) / events),
       peakRssMiB: mib(job.peakRssKb),
       indexBytesPerEvent: events > 0 ? Math.round(indexBytes / events) : null,
       firstSearchMs: Math.round(search.wallMs),

@@ -1,6 +1,6 @@
 /** Timing whole processes (optionally pinned to CPUs) and reading their peak memory. */
-import { spawn } from 'node:child_process';
-import { openSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { openSync, readFileSync } from 'node:fs';
 
 export interface Timed {
   readonly wallMs: number;
@@ -11,6 +11,8 @@ export interface Timed {
   readonly stdout: string;
   /** What the process wrote on stderr (without /usr/bin/time's line). */
   readonly stderr: string;
+  /** With `sampleCpuEveryMs` (Linux): [ms since start, the process's CPU ms so far], in order. */
+  readonly cpuSamples?: readonly (readonly [number, number])[];
 }
 
 export interface RunOptions {
@@ -20,6 +22,48 @@ export interface RunOptions {
   /** Discard stdout (like `> /dev/null`) instead of capturing it. */
   readonly discard?: boolean;
   readonly env?: NodeJS.ProcessEnv;
+  /** Read the measured process's CPU time this often (from /proc; threads that ended included). */
+  readonly sampleCpuEveryMs?: number;
+}
+
+let ticksPerSecond: number | undefined;
+/** CPU ms of `pid` (every thread, ended ones included) from /proc, or null when unreadable. */
+function processCpuMs(pid: number): number | null {
+  try {
+    ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / ticksPerSecond;
+  } catch {
+    return null;
+  }
+}
+
+/** The first child of `pid` (the command /usr/bin/time runs), or null. */
+function childOf(pid: number): number | null {
+  try {
+    const first = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ')[0];
+    return first ? Number(first) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Cores used between two times (ms since start), from CPU samples: the CPU time gained over
+ * the wall time between the samples nearest those times. Null without two distinct samples.
+ */
+export function coresBetween(
+  samples: readonly (readonly [number, number])[],
+  from: number,
+  to: number,
+): number | null {
+  const at = (t: number) =>
+    samples.reduce((best, s) => (Math.abs(s[0] - t) < Math.abs(best[0] - t) ? s : best));
+  if (samples.length < 2) return null;
+  const [a, b] = [at(from), at(to)];
+  return b[0] > a[0] ? Number(((b[1] - a[1]) / (b[0] - a[0])).toFixed(2)) : null;
 }
 
 /** Runs `cmd args…` under `/usr/bin/time -f %M` (peak RSS) and taskset, timing the whole process. */
@@ -40,9 +84,20 @@ export function timeProcess(cmd: string, args: readonly string[], o: RunOptions 
       stderr += d;
     });
     const timer = o.timeoutMs ? setTimeout(() => child.kill('SIGKILL'), o.timeoutMs) : undefined;
+    const cpuSamples: [number, number][] = [];
+    let measured: number | null = null;
+    const sampler =
+      o.sampleCpuEveryMs === undefined || child.pid === undefined
+        ? undefined
+        : setInterval(() => {
+            measured ??= childOf(child.pid!);
+            const cpu = measured === null ? null : processCpuMs(measured);
+            if (cpu !== null) cpuSamples.push([performance.now() - started, cpu]);
+          }, o.sampleCpuEveryMs);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
+      clearInterval(sampler);
       const m = /TAE_PEAK_RSS_KB=(\d+)/.exec(stderr);
       const cpu = /TAE_CPU_S=([\d.]+)\+([\d.]+)/.exec(stderr);
       resolve({
@@ -52,6 +107,7 @@ export function timeProcess(cmd: string, args: readonly string[], o: RunOptions 
         cpuMs: cpu ? Math.round((Number(cpu[1]) + Number(cpu[2])) * 1000) : null,
         stdout,
         stderr: stderr.replace(/^.*TAE_PEAK_RSS_KB=.*$\n?/m, ''),
+        ...(sampler === undefined ? {} : { cpuSamples }),
       });
     });
   });
