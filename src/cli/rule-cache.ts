@@ -15,36 +15,40 @@
  * trusted: anything not of the exact shape written (another version, a truncated or foreign
  * file) is ignored and rebuilt.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { deserialize, serialize } from 'node:v8';
+import { deserialize } from 'node:v8';
 import {
-  type Anchor,
-  type Anchors,
   type ParsedRuleText,
   parseRuleText,
   type RuleDiagnostic,
   YamlNumber,
   type YamlValue,
 } from '../sigma/index.js';
+import {
+  Corrupt,
+  debug,
+  evict,
+  MAX_CACHE_BYTES,
+  MAX_ENTRY_BYTES,
+  RULE_CACHE_FORMAT,
+  ruleCacheStats,
+  write,
+} from './cache-files.js';
+import { type Learnt, learntStore } from './rule-learnt.js';
 import { packageVersion } from './version.js';
 
-/** Bump when the cached shape or the parser's output changes. */
-export const RULE_CACHE_FORMAT = 3;
-/** The directory's bound; the SigmaHQ rules take about 4 MB. */
-const MAX_CACHE_BYTES = 256 << 20;
-const MAX_ENTRY_BYTES = 256 << 20;
+export type { Learnt };
+export { debug, RULE_CACHE_FORMAT, ruleCacheStats };
+
 const MAX_DEPTH = 128;
 
 export interface RuleText {
   readonly source: string;
   readonly text: string;
 }
-
-/** What the last `parseCached` did, for `TAE_DEBUG` and the tests. */
-export const ruleCacheStats = { hits: 0, misses: 0, parsed: 0, rejected: 0 };
 
 export function ruleCacheDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
   if (env.TAE_CACHE_DIR) return env.TAE_CACHE_DIR;
@@ -57,8 +61,6 @@ function keyOf(texts: readonly RuleText[]): string {
   for (const t of texts) h.update(`${t.source.length}:${t.source}${t.text.length}:`).update(t.text);
   return h.digest('hex');
 }
-
-class Corrupt extends Error {}
 
 /**
  * The cached value back to parser output, in place (a copy would double the allocation of
@@ -152,34 +154,6 @@ function read(file: string, key: string, texts: readonly RuleText[]): Entry | un
   }
 }
 
-function evict(dir: string, maxBytes: number, entry = /^(sigma|anchors)-[0-9a-f]{64}\.bin$/): void {
-  const files = readdirSync(dir)
-    .filter((n) => entry.test(n))
-    .map((n) => ({ path: join(dir, n), st: statSync(join(dir, n), { throwIfNoEntry: false }) }))
-    .filter((f) => f.st !== undefined)
-    .sort((a, b) => b.st!.mtimeMs - a.st!.mtimeMs);
-  let total = 0;
-  for (const f of files) {
-    total += f.st!.size;
-    if (total > maxBytes) rmSync(f.path, { force: true });
-  }
-}
-
-/** Best effort: a cache that cannot be written costs the next run its parse, nothing else. */
-function write(dir: string, file: string, key: string, entry: object, maxBytes: number): void {
-  try {
-    const bytes = serialize({ format: RULE_CACHE_FORMAT, key, ...entry });
-    if (bytes.length > MAX_ENTRY_BYTES) return;
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    writeFileSync(tmp, bytes, { mode: 0o600, flag: 'wx' });
-    renameSync(tmp, file);
-    evict(dir, maxBytes);
-  } catch {
-    // read-only or full disk: run uncached
-  }
-}
-
 export interface CachedParse {
   readonly parsed: readonly ParsedRuleText[];
   /** Per text, the documents an earlier run compiled without error with this salt; or none. */
@@ -193,108 +167,6 @@ export interface CachedParse {
   learnt(salt: string): Learnt;
   /** Keeps a run's anchors and scanners for the next (written only when they add to what was read). */
   rememberLearnt(salt: string, taken: Learnt): void;
-}
-
-/** A rule set's anchors (by sigma's `anchorKey`) and scanners (by key; checked where used). */
-export interface Learnt {
-  readonly anchors: ReadonlyMap<string, Anchors | null>;
-  readonly scanners: ReadonlyMap<string, unknown>;
-}
-
-function anchorOf(v: unknown): Anchor {
-  if (!Array.isArray(v) || v.length !== 2) throw new Corrupt('anchor');
-  const [field, literal] = v as unknown[];
-  if ((field !== null && typeof field !== 'string') || typeof literal !== 'string')
-    throw new Corrupt('anchor');
-  return { field, literal };
-}
-
-function learntOf(raw: unknown, key: string, salt: string): Learnt {
-  const e = raw as {
-    format?: unknown;
-    key?: unknown;
-    salt?: unknown;
-    anchors?: unknown;
-    scanners?: unknown;
-  } | null;
-  if (
-    e === null ||
-    typeof e !== 'object' ||
-    e.format !== RULE_CACHE_FORMAT ||
-    e.key !== key ||
-    e.salt !== salt
-  )
-    throw new Corrupt('head');
-  if (!Array.isArray(e.anchors) || !Array.isArray(e.scanners)) throw new Corrupt('learnt');
-  const anchors = new Map<string, Anchors | null>();
-  for (const item of e.anchors as unknown[]) {
-    if (!Array.isArray(item) || item.length !== 2 || typeof item[0] !== 'string')
-      throw new Corrupt('anchors');
-    const list = item[1] as unknown;
-    if (list !== null && !Array.isArray(list)) throw new Corrupt('anchors');
-    anchors.set(item[0], list === null ? null : list.map(anchorOf));
-  }
-  const scanners = new Map<string, unknown>();
-  for (const item of e.scanners as unknown[]) {
-    if (!Array.isArray(item) || item.length !== 2 || typeof item[0] !== 'string')
-      throw new Corrupt('scanners');
-    scanners.set(item[0], item[1]);
-  }
-  return { anchors, scanners };
-}
-
-/** Entries taken that were not read (a known one refused and built again counts as new). */
-const added = (known: ReadonlyMap<string, unknown>, taken: ReadonlyMap<string, unknown>): number => {
-  let n = 0;
-  for (const [k, v] of taken) if (known.get(k) !== v) n++;
-  return n;
-};
-
-/**
- * What rule sets learn is kept apart from the parse: it arrives at the end of a run, per salt.
- * Scanners are keyed by their literals, so any salt's are valid; they are checked where used.
- */
-function learntStore(dir: string, key: string, maxBytes: number) {
-  const fileOf = (salt: string) =>
-    join(dir, `anchors-${createHash('sha256').update(`${key}\0${salt}`).digest('hex')}.bin`);
-  const read = new Map<string, Learnt>();
-  const learnt = (salt: string): Learnt => {
-    let known = read.get(salt);
-    if (known === undefined) {
-      known = { anchors: new Map(), scanners: new Map() };
-      const file = fileOf(salt);
-      try {
-        if (statSync(file).size <= MAX_ENTRY_BYTES)
-          known = learntOf(deserialize(readFileSync(file)), key, salt);
-      } catch (e) {
-        if (e instanceof Corrupt) ruleCacheStats.rejected++;
-      }
-      read.set(salt, known);
-    }
-    return known;
-  };
-  return {
-    learnt,
-    rememberLearnt(salt: string, taken: Learnt): void {
-      const known = learnt(salt);
-      const newAnchors = added(known.anchors, taken.anchors);
-      const newScanners = added(known.scanners, taken.scanners);
-      if (newAnchors + newScanners === 0) return;
-      const merged: Learnt = {
-        anchors: new Map([...known.anchors, ...taken.anchors]),
-        scanners: new Map([...known.scanners, ...taken.scanners]),
-      };
-      const anchors = [...merged.anchors].map(([k, a]) => [
-        k,
-        a === null ? null : a.map((x) => [x.field, x.literal]),
-      ]);
-      write(dir, fileOf(salt), key, { salt, anchors, scanners: [...merged.scanners] }, maxBytes);
-      read.set(salt, merged);
-      debug(
-        `sigma rule cache: anchors of ${merged.anchors.size} variants (${newAnchors} new), ${merged.scanners.size} scanners (${newScanners} new)`,
-      );
-    },
-  };
 }
 
 /** Each text's parse, from the cache when an entry for exactly these texts is there. */
@@ -362,9 +234,4 @@ export function yaraCacheDir(base: string = ruleCacheDir(), maxBytes = MAX_CACHE
   } catch {
     return undefined;
   }
-}
-
-/** `tae: debug: …` on stderr when $TAE_DEBUG is set (cache hits and load phases). */
-export function debug(line: string): void {
-  if (process.env.TAE_DEBUG) process.stderr.write(`tae: debug: ${line}\n`);
 }

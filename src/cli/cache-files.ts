@@ -1,0 +1,52 @@
+/**
+ * What the rule caches share (rule-cache.ts, rule-learnt.ts): the format, the bounds, atomic
+ * owner-only writes, eviction of the oldest entries, and the counters and debug lines.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { serialize } from 'node:v8';
+
+/** Bump when the cached shape or the parser's output changes. */
+export const RULE_CACHE_FORMAT = 3;
+/** The directory's bound; the SigmaHQ rules take about 4 MB. */
+export const MAX_CACHE_BYTES = 256 << 20;
+export const MAX_ENTRY_BYTES = 256 << 20;
+/** What the last `parseCached` did, for `TAE_DEBUG` and the tests. */
+export const ruleCacheStats = { hits: 0, misses: 0, parsed: 0, rejected: 0 };
+
+/** A cached value not of the shape written: the entry is ignored and rebuilt. */
+export class Corrupt extends Error {}
+
+export function evict(dir: string, maxBytes: number, entry = /^(sigma|anchors)-[0-9a-f]{64}\.bin$/): void {
+  const files = readdirSync(dir)
+    .filter((n) => entry.test(n))
+    .map((n) => ({ path: join(dir, n), st: statSync(join(dir, n), { throwIfNoEntry: false }) }))
+    .filter((f) => f.st !== undefined)
+    .sort((a, b) => b.st!.mtimeMs - a.st!.mtimeMs);
+  let total = 0;
+  for (const f of files) {
+    total += f.st!.size;
+    if (total > maxBytes) rmSync(f.path, { force: true });
+  }
+}
+
+/** Best effort: a cache that cannot be written costs the next run its parse, nothing else. */
+export function write(dir: string, file: string, key: string, entry: object, maxBytes: number): void {
+  try {
+    const bytes = serialize({ format: RULE_CACHE_FORMAT, key, ...entry });
+    if (bytes.length > MAX_ENTRY_BYTES) return;
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    writeFileSync(tmp, bytes, { mode: 0o600, flag: 'wx' });
+    renameSync(tmp, file);
+    evict(dir, maxBytes);
+  } catch {
+    // read-only or full disk: run uncached
+  }
+}
+
+/** `tae: debug: …` on stderr when $TAE_DEBUG is set (cache hits and load phases). */
+export function debug(line: string): void {
+  if (process.env.TAE_DEBUG) process.stderr.write(`tae: debug: ${line}\n`);
+}
