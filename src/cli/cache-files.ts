@@ -3,9 +3,9 @@
  * owner-only writes, eviction of the oldest entries, and the counters and debug lines.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serialize } from 'node:v8';
+import { deserialize, serialize } from 'node:v8';
 
 /** Bump when the cached shape or the parser's output changes. */
 export const RULE_CACHE_FORMAT = 3;
@@ -28,6 +28,26 @@ export function evict(dir: string, maxBytes: number, entry = /^(sigma|anchors)-[
   for (const f of files) {
     total += f.st!.size;
     if (total > maxBytes) rmSync(f.path, { force: true });
+  }
+}
+
+/**
+ * The entry in `file` as `decode` makes it; undefined when there is none (or it is over the
+ * bound), or when it cannot be decoded (counted as rejected: it is rebuilt).
+ */
+export function readEntry<T>(file: string, decode: (raw: unknown) => T): T | undefined {
+  let bytes: Buffer;
+  try {
+    if (statSync(file).size > MAX_ENTRY_BYTES) return undefined;
+    bytes = readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  try {
+    return decode(deserialize(bytes));
+  } catch {
+    ruleCacheStats.rejected++;
+    return undefined;
   }
 }
 

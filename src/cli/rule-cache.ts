@@ -16,10 +16,9 @@
  * file) is ignored and rebuilt.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { deserialize } from 'node:v8';
 import {
   type ParsedRuleText,
   parseRuleText,
@@ -32,8 +31,8 @@ import {
   debug,
   evict,
   MAX_CACHE_BYTES,
-  MAX_ENTRY_BYTES,
   RULE_CACHE_FORMAT,
+  readEntry,
   ruleCacheStats,
   write,
 } from './cache-files.js';
@@ -138,22 +137,6 @@ function entryOf(raw: unknown, key: string, texts: readonly RuleText[]): Entry {
   return { parsed, trust: trustOf(e.trust, texts.length) };
 }
 
-function read(file: string, key: string, texts: readonly RuleText[]): Entry | undefined {
-  let bytes: Buffer;
-  try {
-    if (statSync(file).size > MAX_ENTRY_BYTES) return undefined;
-    bytes = readFileSync(file);
-  } catch {
-    return undefined;
-  }
-  try {
-    return entryOf(deserialize(bytes), key, texts);
-  } catch {
-    ruleCacheStats.rejected++;
-    return undefined;
-  }
-}
-
 export interface CachedParse {
   readonly parsed: readonly ParsedRuleText[];
   /** Per text, the documents an earlier run compiled without error with this salt; or none. */
@@ -189,7 +172,7 @@ export function parseCached(
     };
   const key = keyOf(texts);
   const file = join(dir, `sigma-${key}.bin`);
-  let entry = read(file, key, texts);
+  let entry = readEntry(file, (raw) => entryOf(raw, key, texts));
   let unwritten = entry === undefined;
   if (entry !== undefined) {
     ruleCacheStats.hits++;

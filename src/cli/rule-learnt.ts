@@ -3,11 +3,9 @@
  * cache's entry: a file per entry and salt, written after the run, read by the next.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { deserialize } from 'node:v8';
 import type { Anchor, Anchors } from '../sigma/index.js';
-import { Corrupt, debug, MAX_ENTRY_BYTES, RULE_CACHE_FORMAT, ruleCacheStats, write } from './cache-files.js';
+import { Corrupt, debug, RULE_CACHE_FORMAT, readEntry, write } from './cache-files.js';
 
 /** A rule set's anchors (by sigma's `anchorKey`) and scanners (by key; checked where used). */
 export interface Learnt {
@@ -75,14 +73,10 @@ export function learntStore(dir: string, key: string, maxBytes: number) {
   const learnt = (salt: string): Learnt => {
     let known = read.get(salt);
     if (known === undefined) {
-      known = { anchors: new Map(), scanners: new Map() };
-      const file = fileOf(salt);
-      try {
-        if (statSync(file).size <= MAX_ENTRY_BYTES)
-          known = learntOf(deserialize(readFileSync(file)), key, salt);
-      } catch (e) {
-        if (e instanceof Corrupt) ruleCacheStats.rejected++;
-      }
+      known = readEntry(fileOf(salt), (raw) => learntOf(raw, key, salt)) ?? {
+        anchors: new Map(),
+        scanners: new Map(),
+      };
       read.set(salt, known);
     }
     return known;

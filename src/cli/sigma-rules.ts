@@ -42,7 +42,7 @@ export interface SigmaRules {
   readonly portable: PortableSigma;
   /** How many rules and correlations run, for the summary (and how many the choice left out). */
   readonly label: string;
-  /** After a run: keeps what the rule set learnt (its literal anchors) for the next run. */
+  /** After a run: keeps what the rule set learnt (literal anchors and scanners) for the next run. */
   finish(): void;
 }
 

@@ -34,6 +34,21 @@ export interface ScannerData {
   readonly wide: Int32Array;
 }
 
+/** The next state on non-ASCII code unit `c`: the transition of `state` or of its failure links. */
+export function stepWide(
+  wide: ReadonlyMap<number, ReadonlyMap<number, number>>,
+  fail: Int32Array,
+  state: number,
+  c: number,
+): number {
+  for (;;) {
+    const n = wide.get(state)?.get(c);
+    if (n !== undefined) return n;
+    if (state === 0) return 0;
+    state = fail[state]!;
+  }
+}
+
 export class LiteralScanner {
   private readonly wide = new Map<number, Map<number, number>>();
 
@@ -46,20 +61,6 @@ export class LiteralScanner {
         this.wide.set(w[i]!, m);
       }
       m.set(w[i + 1]!, w[i + 2]!);
-    }
-  }
-
-  get states(): number {
-    return this.data.fail.length;
-  }
-
-  private stepWide(state: number, c: number): number {
-    const fail = this.data.fail;
-    for (;;) {
-      const n = this.wide.get(state)?.get(c);
-      if (n !== undefined) return n;
-      if (state === 0) return 0;
-      state = fail[state]!;
     }
   }
 
@@ -79,7 +80,7 @@ export class LiteralScanner {
       } else if (fold) {
         this.scan(text.toLowerCase(), sink, false);
         return;
-      } else state = this.stepWide(state, c);
+      } else state = stepWide(this.wide, this.data.fail, state, c);
       for (let s = firstOut[state]!; s >= 0; s = output[s]!)
         for (let k = endStart[s]!, end = endStart[s + 1]!; k < end; k++) sink.hit(endIds[k]!);
     }

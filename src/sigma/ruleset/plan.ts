@@ -19,7 +19,7 @@ export interface Anchored {
 export type ScannerSource = (field: string | null, literals: readonly string[]) => LiteralScanner;
 
 /** A scanner's key: what it is built from. */
-export const scannerKey = (field: string | null, literals: readonly string[]): string =>
+const scannerKey = (field: string | null, literals: readonly string[]): string =>
   JSON.stringify([field, literals]);
 
 /**
@@ -131,7 +131,7 @@ export class Plan<E extends Anchored> {
 
   constructor(
     readonly entries: readonly E[],
-    scanners: ScannerSource = new ScannerCache().source,
+    scanners: ScannerSource,
   ) {
     this.gated = new Uint8Array(entries.length);
     this.stamp = new Uint32Array(entries.length);

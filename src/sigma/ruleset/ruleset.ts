@@ -98,9 +98,14 @@ class Entry {
   timedMs = 0;
   countdown = 1;
 
+  /**
+   * @param key its `anchorKey`, or null when another variant of the set has the same (it is
+   * then neither given anchors nor reported)
+   */
   constructor(
     readonly ordinal: number,
     readonly variant: RuleVariant,
+    readonly key: string | null,
     private readonly placeholders: PlaceholderValues,
     known: Anchors | null | undefined,
   ) {
@@ -142,8 +147,6 @@ export class RuleSet {
   /** Candidate lists with the same members share one plan; plans, their scanners. */
   private readonly plans = new Map<string, Plan<Entry>>();
   private readonly scanners: ScannerCache;
-  /** Keys two variants share (two texts with one source name): never given or reported. */
-  private readonly ambiguous = new Set<string>();
   private readonly sample: number;
   private readonly overheadMs: number;
 
@@ -151,32 +154,31 @@ export class RuleSet {
     readonly rules: readonly SigmaRule[],
     parts: { variants: RuleVariant[]; dropped: DroppedVariant[]; diagnostics: RuleDiagnostic[] },
     sample: number,
-    placeholders: PlaceholderValues,
-    known: ReadonlyMap<string, Anchors | null> = new Map(),
-    knownScanners?: ReadonlyMap<string, unknown>,
+    options: RuleSetOptions,
   ) {
-    this.scanners = new ScannerCache(knownScanners);
+    this.scanners = new ScannerCache(options.knownScanners);
     this.variants = parts.variants;
     rememberVariants(parts.variants);
     this.dropped = parts.dropped;
     this.diagnostics = parts.diagnostics;
     this.sample = sample;
     this.overheadMs = sample === 0 ? 0 : timerOverheadMs();
+    // Two texts with one source name give two variants one key: neither is given or reported.
     const keys = parts.variants.map(anchorKey);
-    const once = new Set<string>();
-    for (const k of keys) {
-      if (once.has(k)) this.ambiguous.add(k);
-      once.add(k);
-    }
-    this.entries = parts.variants.map(
-      (variant, ordinal) =>
-        new Entry(
-          ordinal,
-          variant,
-          placeholders,
-          this.ambiguous.has(keys[ordinal]!) ? undefined : known.get(keys[ordinal]!),
-        ),
-    );
+    const seen = new Set<string>();
+    const shared = new Set<string>();
+    for (const k of keys) (seen.has(k) ? shared : seen).add(k);
+    const known = options.knownAnchors;
+    this.entries = parts.variants.map((variant, ordinal) => {
+      const key = shared.has(keys[ordinal]!) ? null : keys[ordinal]!;
+      return new Entry(
+        ordinal,
+        variant,
+        key,
+        options.placeholders ?? {},
+        key === null ? undefined : known?.get(key),
+      );
+    });
     this.index = new RuleIndex((list) => this.planFor(list));
     for (const e of this.entries)
       this.index.add(e, e.variant.selector, requiredEventIds(e.variant.detection));
@@ -265,8 +267,7 @@ export class RuleSet {
     const out = new Map<string, Anchors | null>();
     for (const e of this.entries) {
       const a = e.takenAnchors;
-      const key = anchorKey(e.variant);
-      if (a !== undefined && !this.ambiguous.has(key)) out.set(key, a);
+      if (a !== undefined && e.key !== null) out.set(e.key, a);
     }
     return out;
   }
@@ -327,12 +328,5 @@ export function compileRuleSet(input: RuleSetInput): RuleSet {
   const sample = options.timingSample ?? 1;
   if (!Number.isInteger(sample) || sample < 0 || sample > 1_000_000)
     throw invalidOption('timingSample', 'an integer from 0 to 1000000', sample);
-  return new RuleSet(
-    input.rules,
-    parts,
-    sample,
-    options.placeholders ?? {},
-    options.knownAnchors,
-    options.knownScanners,
-  );
+  return new RuleSet(input.rules, parts, sample, options);
 }

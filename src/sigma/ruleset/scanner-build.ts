@@ -1,5 +1,5 @@
 /** Builds a LiteralScanner's automaton: the trie in a flat table, then failure links and the DFA. */
-import { LiteralScanner } from './literal-scan.js';
+import { LiteralScanner, stepWide } from './literal-scan.js';
 
 interface Trie {
   readonly width: number;
@@ -60,15 +60,6 @@ function trieOf(literals: readonly string[]): Trie {
   return { width: w, columns, table, parent, ends, wide, count };
 }
 
-function stepWide(trie: Trie, fail: Int32Array, state: number, c: number): number {
-  for (;;) {
-    const n = trie.wide.get(state)?.get(c);
-    if (n !== undefined) return n;
-    if (state === 0) return 0;
-    state = fail[state]!;
-  }
-}
-
 /** Every literal gets the id of its position; empty literals are never reported. */
 export function buildScanner(literals: readonly string[]): LiteralScanner {
   const trie = trieOf(literals);
@@ -96,7 +87,7 @@ export function buildScanner(literals: readonly string[]): LiteralScanner {
       } else table[u * w + col] = viaFail;
     }
     for (const [c, v] of trie.wide.get(u) ?? []) {
-      fail[v] = u === 0 ? 0 : stepWide(trie, fail, f, c);
+      fail[v] = u === 0 ? 0 : stepWide(trie.wide, fail, f, c);
       reached(v);
     }
   }
