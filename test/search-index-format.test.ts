@@ -1,9 +1,10 @@
 /**
- * Index format 2 stores each value once and makes an event's folded text again from its row;
- * format 1 kept the event as keyed JSON and its folded text in `bodies`. The same events, odd
- * ones included (characters that JavaScript folds to ASCII, LIKE and JSON metacharacters, lone
+ * Index format 3 keeps its trigram postings itself (grams.ts); format 2 kept them in FTS5
+ * tables; both store each value once and make an event's folded text again from its row. Format
+ * 1 kept the event as keyed JSON and its folded text in `bodies`. The same events, odd ones
+ * included (characters that JavaScript folds to ASCII, LIKE and JSON metacharacters, lone
  * surrogates, multi-valued and `Data[n]`-named data, no time), must give the same answers in
- * both, and a format-1 index of an existing data directory keeps answering.
+ * all three, and indexes of formats 1 and 2 in an existing data directory keep answering.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,6 +27,7 @@ import {
   restoreEvent,
 } from '../src/search/index.js';
 import { type Arrival, writeFormat1Index } from './helpers/index-format1.js';
+import { writeFormat2Index } from './helpers/index-format2.js';
 
 type Rule = SigmaMatchInput['rule'];
 const RULES: Rule[] = [
@@ -81,6 +83,7 @@ async function events(): Promise<EvtxEvent[]> {
 let arrivals: Arrival[];
 let v1: SqliteDatabase;
 let v2: SqliteDatabase;
+let v3: SqliteDatabase;
 
 before(async () => {
   const all = await events();
@@ -92,7 +95,7 @@ before(async () => {
   const correlations: [Rule, number][] = [[RULES[0]!, Date.UTC(2024, 4, 1, 0, 0, 5)]];
   writeFormat1Index(join(dir, 'v1.sqlite'), arrivals, { sigma: true, describe, blockRows: 16, correlations });
   const b = new EventIndexBuilder(
-    { path: join(dir, 'v2.sqlite'), key: null },
+    { path: join(dir, 'v3.sqlite'), key: null },
     { sigma: true, describe, textBlockRows: 16, batchSize: 7, worker: false },
   );
   for (const a of arrivals) {
@@ -103,11 +106,14 @@ before(async () => {
   for (const f of ['a.evtx', 'b.evtx', 'copy.evtx']) b.fileDiagnostics(f, []);
   await b.finish();
   v1 = openSqlite(join(dir, 'v1.sqlite'), { readonly: true });
+  writeFormat2Index(join(dir, 'v3.sqlite'), join(dir, 'v2.sqlite'));
   v2 = openSqlite(join(dir, 'v2.sqlite'), { readonly: true });
+  v3 = openSqlite(join(dir, 'v3.sqlite'), { readonly: true });
 });
 after(() => {
   v1?.close();
   v2?.close();
+  v3?.close();
 });
 
 const query = (body: Record<string, unknown>) => {
@@ -127,20 +133,29 @@ function pages(db: SqliteDatabase, body: Record<string, unknown>) {
   return rows;
 }
 
-test('the builder writes the current format; a format-1 index still opens', () => {
-  assert.equal(INDEX_FORMAT, 2);
+test('the builder writes the current format; indexes of formats 1 and 2 still open', () => {
+  assert.equal(INDEX_FORMAT, 3);
   assert.equal(EventIndex.of(v1).format, 1);
   assert.equal(EventIndex.of(v2).format, 2);
+  assert.equal(EventIndex.of(v3).format, 3);
   const names = (db: SqliteDatabase) =>
     (
-      db.prepare(`SELECT name FROM sqlite_schema WHERE name IN ('bodies', 'events')`).all() as {
+      db
+        .prepare(
+          `SELECT name FROM sqlite_schema WHERE name IN ('bodies', 'events', 'events_grams') OR name LIKE 'events_text%'`,
+        )
+        .all() as {
         name: string;
       }[]
     )
       .map((r) => r.name)
+      .filter((n) => !/^events_text_.*_(config|data|idx)$/.test(n)) // FTS5's shadow tables
+      .map((n) => n.replace(/^(events_text_)\d+$/, '$1k'))
+      .filter((n, i, all) => all.indexOf(n) === i)
       .sort();
-  assert.deepEqual(names(v1), ['bodies', 'events']);
-  assert.deepEqual(names(v2), ['events'], 'format 2 keeps no folded copy');
+  assert.deepEqual(names(v1), ['bodies', 'events', 'events_text_k']);
+  assert.deepEqual(names(v2), ['events', 'events_text_k'], 'format 2 keeps no folded copy');
+  assert.deepEqual(names(v3), ['events', 'events_grams'], 'format 3 keeps its own postings, no FTS5 table');
 });
 
 test('every text and filter answers the same from both formats, odd characters included', () => {
@@ -187,6 +202,7 @@ test('every text and filter answers the same from both formats, odd characters i
   for (const search of texts) {
     const want = pages(v1, { search });
     assert.deepEqual(pages(v2, { search }), want, `search ${JSON.stringify(search)}`);
+    assert.deepEqual(pages(v3, { search }), want, `search ${JSON.stringify(search)} (format 3)`);
     if (want.length === 0) missing.push(search);
   }
   // Folded, `İ` is `i̇` (two characters) and a final `Σ` is `ς`.
@@ -204,10 +220,12 @@ test('every text and filter answers the same from both formats, odd characters i
     for (const search of ['', 'i', 'value', 'ΟΔΟΣ']) {
       const body = { search, filter: [f] };
       assert.deepEqual(pages(v2, body), pages(v1, body), JSON.stringify(body));
+      assert.deepEqual(pages(v3, body), pages(v1, body), `${JSON.stringify(body)} (format 3)`);
     }
   }
   const window = { start_time: Date.UTC(2024, 4, 1, 0, 0, 4), end_time: Date.UTC(2024, 4, 1, 0, 0, 9) };
-  assert.deepEqual(pages(v2, { ...window, search: 'k' }), pages(v1, { ...window, search: 'k' }));
+  for (const v of [v2, v3])
+    assert.deepEqual(pages(v, { ...window, search: 'k' }), pages(v1, { ...window, search: 'k' }));
 });
 
 test('the analysis rebuilt from either format is the same, over everything and over a window', () => {
@@ -216,7 +234,8 @@ test('the analysis rebuilt from either format is the same, over everything and o
     [Date.UTC(2024, 4, 1, 0, 0, 3), Date.UTC(2024, 4, 1, 0, 0, 12)],
   ] as const) {
     const o = { start, end, describe };
-    assert.deepEqual(rebuildInsights(EventIndex.of(v2), o), rebuildInsights(EventIndex.of(v1), o));
+    for (const v of [v2, v3])
+      assert.deepEqual(rebuildInsights(EventIndex.of(v), o), rebuildInsights(EventIndex.of(v1), o));
   }
 });
 

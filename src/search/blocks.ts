@@ -1,13 +1,12 @@
 /**
- * The trigram blocks of a build, built in parallel. Each block is independent (its own FTS5
- * table over its own rows), and building one is the slowest part of a completion (6–7 s per
- * 131,072 rows on one core), so up to `threads` builders (the completing thread and worker
- * threads: block-threads.ts) each take the next block and build it into a database file of its
- * own beside the index, `<index>.block-<k>`, encrypted page by page under the build's key. A
- * builder reads only the staging file (its rows in result order: schema.ts, 'staged'), so the
- * workers start while the completing thread copies the events into the index. Then the
- * completing connection, block by block in order, makes the table in the index and copies the
- * block file's FTS5 shadow tables into it, then deletes the file.
+ * The trigram blocks of a build, built in parallel. Each block is independent (its own rows of
+ * `events_grams`), and building one is the slowest part of a completion, so up to `threads`
+ * builders (the completing thread and worker threads: block-threads.ts) each take the next
+ * block and build it into a database file of its own beside the index, `<index>.block-<k>`,
+ * encrypted page by page under the build's key. A builder reads only the staging file (its rows
+ * in result order: schema.ts, 'staged'), so the workers start while the completing thread
+ * copies the events into the index. Then the completing connection, block by block in order,
+ * copies the block file's rows into the index, then deletes the file.
  *
  * Files are opened only through the gate: a cancelled build closes it before it removes the
  * files, and nothing opens (and so re-creates) a file afterwards. Builders also stop between
@@ -17,7 +16,8 @@ import { readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { attachSqlite, openSqlite, type SqliteDatabase } from '../../native/sqlite.js';
 import { TaeError } from '../errors/index.js';
-import { buildTextBlock, type IndexSchemaName, ROW_NUMBER_FUNCTION, textBlock } from './schema.js';
+import { GramBuilder } from './grams.js';
+import { buildGramBlock, gramsSchema, type IndexSchemaName } from './schema.js';
 
 /** What the builders of one completion share. */
 export interface BlockPlan {
@@ -85,19 +85,11 @@ export async function closeGateAsync(gate: Int32Array): Promise<void> {
 }
 
 /**
- * Page caches of one builder (KiB): the block file it writes (FTS5 appends segments and its
- * final merge reads them in order) and the staging file it reads in index order.
+ * Page caches of one builder (KiB): the block file it writes and the staging file it reads in
+ * index order.
  */
 export const BLOCK_CACHE_KIB = 4096;
 const READ_CACHE_KIB = 2048;
-/**
- * FTS5's pending-terms hash of a builder (bytes; FTS5's default is 1 MiB): fewer, bigger segments
- * to merge. One 131,072-row block took 6.8 s with 1 MiB, 6.3 s with 8 and 6.1–6.4 s with 16: 8
- * keeps the time and leaves the job's peak memory 8 MiB per builder lower.
- */
-export const BLOCK_HASH_BYTES = 8 << 20;
-/** Rows per bulk-load statement: a cancelled builder stops after the slice it is in. */
-const SLICE_ROWS = 16_384;
 
 export const cancelled = () => new TaeError('CANCELLED', 'index build cancelled');
 
@@ -110,7 +102,7 @@ export function buildClaimedBlocks(plan: BlockPlan): void {
   }
 }
 
-/** Builds block `k` into its file, the block file as `main` and the staging file attached. */
+/** Builds block `k` into its file (opened as `main`), reading the staging file. */
 function buildBlockFile(plan: BlockPlan, k: number): void {
   const key = plan.key ?? undefined;
   const db = throughGate(plan.gate, () => {
@@ -120,8 +112,6 @@ function buildBlockFile(plan: BlockPlan, k: number): void {
       c.pragma('main.synchronous = OFF');
       c.pragma(`main.cache_size = ${-BLOCK_CACHE_KIB}`);
       c.pragma('temp_store = MEMORY');
-      attachSqlite(c, plan.stage, 'stage', key, { mustExist: true });
-      c.pragma(`stage.cache_size = ${-READ_CACHE_KIB}`);
       return c;
     } catch (e) {
       c.close();
@@ -130,67 +120,94 @@ function buildBlockFile(plan: BlockPlan, k: number): void {
   });
   if (db === null) throw cancelled();
   try {
-    const from = k * plan.blockRows + 1;
-    fillTextBlock(db, k, from, Math.min(plan.events, from + plan.blockRows - 1), 'staged', () =>
-      gateClosed(plan.gate),
-    );
+    const stage = openStageReader(plan);
+    try {
+      const from = k * plan.blockRows + 1;
+      fillTextBlock(db, stage, k, from, Math.min(plan.events, from + plan.blockRows - 1), () =>
+        gateClosed(plan.gate),
+      );
+    } finally {
+      stage.close();
+    }
   } finally {
     db.close();
   }
 }
 
 /**
- * Builds block `k` over rows [from, to] into `main` (the index, from `events`, or a block
- * file, from the staged rows), the staging file attached; `stop` is asked between slices.
+ * A read-only connection of its own to the staging file: a block streams its rows from it, one
+ * at a time, while the builder's connection writes (better-sqlite3 allows no write on a
+ * connection with a statement still reading).
+ */
+export function openStageReader(plan: Pick<BlockPlan, 'stage' | 'key' | 'gate'>): SqliteDatabase {
+  const key = plan.key ?? undefined;
+  const stage = throughGate(plan.gate, () => {
+    const c = openSqlite(plan.stage, { ...(key ? { key } : {}), readonly: true });
+    try {
+      c.pragma('temp_store = MEMORY');
+      c.pragma(`cache_size = ${-READ_CACHE_KIB}`);
+      return c;
+    } catch (e) {
+      c.close();
+      throw e;
+    }
+  });
+  if (stage === null) throw cancelled();
+  return stage;
+}
+
+/** This thread's builder: its buffers (about 20 MiB) serve every block the thread builds. */
+let builder: GramBuilder | undefined;
+
+/** Rows between two looks at `stop`. */
+const STOP_EVERY = 4096;
+
+/**
+ * Builds block `k` over rows [from, to] into `main` of `db` (the index, or a block file), from
+ * the staged rows in result order read on `stage`; `stop` is asked every STOP_EVERY rows.
  */
 export function fillTextBlock(
   db: SqliteDatabase,
+  stage: SqliteDatabase,
   k: number,
   from: number,
   to: number,
-  source: 'events' | 'staged',
   stop: () => boolean = () => false,
 ): void {
-  const t = textBlock(k);
-  const [create, load, optimize] = buildTextBlock('main', k, source);
-  db.exec(create);
-  db.exec(`INSERT INTO main.${t}(${t}, rank) VALUES ('hashsize', ${BLOCK_HASH_BYTES})`);
-  let n = 0;
-  if (source === 'staged') db.function(ROW_NUMBER_FUNCTION, { deterministic: false }, () => ++n);
-  const slice = db.prepare(load);
+  db.exec(gramsSchema('main'));
+  const [read, store] = buildGramBlock('main');
+  const insert = db.prepare(store);
+  builder ??= new GramBuilder(from - 1);
+  const grams = builder;
+  grams.restart(from - 1);
+  let part = 0;
+  const flush = () => {
+    for (const { gram, postings } of grams.take())
+      insert.run(k, gram, part, Buffer.from(postings.buffer, postings.byteOffset, postings.byteLength));
+    part++;
+  };
+  let n = from - 1;
   db.exec('BEGIN');
   try {
-    for (let a = from; a <= to; a += SLICE_ROWS) {
-      if (stop()) throw cancelled();
-      const b = Math.min(to, a + SLICE_ROWS - 1);
-      if (source === 'events') slice.run(a, b);
-      else {
-        n = a - 1;
-        slice.run(b - a + 1, a - 1);
-        if (n !== b)
-          throw new TaeError('INTERNAL', `trigram block ${k}: rows ${a}..${n} staged, ${b} expected`);
-      }
+    for (const body of stage
+      .prepare(read)
+      .pluck()
+      .iterate(to - from + 1, from - 1) as Iterable<string>) {
+      if (++n % STOP_EVERY === 0 && stop()) throw cancelled();
+      grams.add(n, body);
+      if (grams.full) flush();
     }
+    if (n !== to)
+      throw new TaeError('INTERNAL', `trigram block ${k}: rows ${from}..${n} staged, ${to} expected`);
+    if (stop()) throw cancelled();
+    flush();
     db.exec('COMMIT');
   } finally {
     if (db.inTransaction) db.exec('ROLLBACK');
   }
-  if (stop()) throw cancelled();
-  db.exec(optimize);
-  // The pending-terms size was the build's; the index keeps FTS5's default.
-  db.unsafeMode(true);
-  try {
-    db.exec(`DELETE FROM main.${t}_config WHERE k = 'hashsize'`);
-  } finally {
-    db.unsafeMode(false);
-  }
 }
 
-/**
- * Moves block `k`'s trigram index from its file into the index open as `main` (its shadow
- * tables' rows, as they are: the table is contentless, without column sizes, so it has only
- * `_data`, `_idx` and `_config`), then deletes the file.
- */
+/** Moves block `k`'s postings from its file into the index open as `main`, then deletes the file. */
 export function mergeBlockFile(db: SqliteDatabase, plan: BlockPlan, k: number, remove: (p: string) => void) {
   const ix: IndexSchemaName = 'main';
   const file = blockPath(plan.path, k);
@@ -198,19 +215,9 @@ export function mergeBlockFile(db: SqliteDatabase, plan: BlockPlan, k: number, r
     attachSqlite(db, file, 'block', plan.key ?? undefined, { mustExist: true }),
   );
   if (attached === null) throw cancelled();
-  const t = textBlock(k);
-  const [create] = buildTextBlock(ix, k);
-  db.unsafeMode(true); // rows of shadow tables are written as they are
   try {
-    db.transaction(() => {
-      db.exec(create);
-      for (const shadow of ['data', 'idx', 'config']) {
-        db.exec(`DELETE FROM ${ix}.${t}_${shadow}`);
-        db.exec(`INSERT INTO ${ix}.${t}_${shadow} SELECT * FROM block.${t}_${shadow}`);
-      }
-    })();
+    db.exec(`INSERT INTO ${ix}.events_grams SELECT * FROM block.events_grams ORDER BY block, gram, part`);
   } finally {
-    db.unsafeMode(false);
     db.exec('DETACH DATABASE block');
   }
   remove(file);

@@ -17,6 +17,7 @@ import {
   closeGate,
   fillTextBlock,
   mergeBlockFile,
+  openStageReader,
   removeBlockFiles,
   throughGate,
 } from './blocks.js';
@@ -101,9 +102,14 @@ export async function completeIndex(task: FinishTask): Promise<FinishResult> {
       if (threads <= 1) {
         for (const sql of copyStaged('main', 'stage')) db.exec(sql);
         const t1 = performance.now();
-        for (let k = 0; k < blocks; k++) {
-          const from = k * tables.blockRows + 1;
-          fillTextBlock(db, k, from, Math.min(tables.events, from + tables.blockRows - 1), 'events');
+        const stage = openStageReader(plan);
+        try {
+          for (let k = 0; k < blocks; k++) {
+            const from = k * tables.blockRows + 1;
+            fillTextBlock(db, stage, k, from, Math.min(tables.events, from + tables.blockRows - 1));
+          }
+        } finally {
+          stage.close();
         }
         debug(
           `index completion: ${tables.events} events, copy ${ms(t1 - t0)}, ${blocks} trigram blocks ${ms(performance.now() - t1)}`,

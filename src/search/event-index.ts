@@ -1,7 +1,7 @@
 /**
  * A finished event index, open for queries. Every value a caller sends is a bound parameter:
  * column names come from a fixed table, a `details.<name>` path is itself a parameter, and
- * the FTS expression is built from quoted trigrams (text.ts). Filters are exact and
+ * trigrams are looked up as values (format 3) or quoted into an FTS expression (text.ts). Filters are exact and
  * case-insensitive (tested in JS, the lookup endpoint's semantics); negative operators are
  * the complement of their positive twin, so an absent field satisfies `not_equals` and
  * `does_not_contain` and nothing else.
@@ -10,8 +10,9 @@ import type { SqliteDatabase, SqliteStatement } from '../../native/sqlite.js';
 import { TaeError } from '../errors/index.js';
 import type { IndexTableRow } from '../insights/index.js';
 import type { FilterOperator } from '../lookup/index.js';
+import { decodePostings, intersectRows } from './grams.js';
 import { type IndexFormat, READABLE_FORMATS, textBlock } from './schema.js';
-import { fold, trigramMatch } from './text.js';
+import { fold, ftsMatch, needleTrigrams } from './text.js';
 import { registerTextTest, textCondition } from './text-match.js';
 import type { EventFilter, SearchField, SearchQuery } from './types.js';
 
@@ -187,9 +188,15 @@ export class EventIndex {
     const inText = (f: EventFilter) =>
       !OPERATORS[f.operator][1] && !(f.target.kind === 'field' && f.target.field === 'yara_matches');
     const needles = [q.text, ...q.filters.filter(inText).map((f) => f.value)];
-    const match = trigramMatch(needles);
-    if (match !== null)
-      return this.byTrigrams(match, range, bodies, where, params, offset + limit).slice(offset);
+    const grams = needleTrigrams(needles);
+    if (grams !== null) {
+      const wanted = offset + limit;
+      const rows =
+        this.format === 3
+          ? this.byGrams(grams, range, where, params, wanted)
+          : this.byTrigrams(ftsMatch(grams), range, bodies, where, params, wanted);
+      return rows.slice(offset);
+    }
     const eventId = q.filters.find(
       (f) => f.target.kind === 'field' && f.target.field === 'event_id' && f.operator === 'equals',
     );
@@ -240,6 +247,54 @@ export class EventIndex {
     return rows;
   }
 
+  /**
+   * The first `wanted` matches (format 3): block by block in row order, the rows holding every
+   * gram (grams.ts), each confirmed exactly, in batches that grow as the page waits.
+   */
+  private byGrams(
+    grams: readonly string[],
+    range: readonly [number, number],
+    where: string,
+    params: unknown[],
+    wanted: number,
+  ) {
+    const { blockRows, textBlocks } = this.meta;
+    const lo = Math.max(range[0], 1);
+    const hi = Math.min(range[1], textBlocks * blockRows);
+    const postings = this.prepare(
+      'SELECT postings FROM events_grams WHERE block = ? AND gram = ? ORDER BY part',
+    ).pluck();
+    const confirm = this.prepare(
+      `SELECT ${ROW_COLUMNS} FROM events e WHERE e.n IN (SELECT value FROM json_each(?))${where} ORDER BY e.n LIMIT ?`,
+    ).raw();
+    const rows: RawRow[] = [];
+    blocks: for (let k = Math.floor((lo - 1) / blockRows); k < textBlocks && rows.length < wanted; k++) {
+      const from = Math.max(lo, k * blockRows + 1);
+      const to = Math.min(hi, (k + 1) * blockRows);
+      if (from > to) break;
+      const lists: Int32Array[] = [];
+      for (const g of grams) {
+        const parts = postings.all(k, g) as Uint8Array[];
+        if (parts.length === 0) continue blocks;
+        lists.push(decodePostings(parts, k * blockRows));
+      }
+      const candidates = intersectRows(lists);
+      let i = firstAtLeast(candidates, from);
+      const end = firstAtLeast(candidates, to + 1);
+      for (
+        let batch = CONFIRM_FIRST;
+        i < end && rows.length < wanted;
+        batch = Math.min(batch * 4, CONFIRM_MOST)
+      ) {
+        const ids = Array.from(candidates.subarray(i, Math.min(end, i + batch)));
+        i += ids.length;
+        const got = confirm.all(JSON.stringify(ids), ...params, wanted - rows.length) as RawRow[];
+        for (const r of got) rows.push(r);
+      }
+    }
+    return rows;
+  }
+
   /** A cached prepared statement (the SQL shapes are few: one per filter combination). */
   prepare(sql: string): SqliteStatement {
     let s = this.statements.get(sql);
@@ -250,6 +305,22 @@ export class EventIndex {
     }
     return s;
   }
+}
+
+/** Candidates confirmed by the first statement of a block, and at most by one. */
+const CONFIRM_FIRST = 128;
+const CONFIRM_MOST = 8192;
+
+/** The position of the first value ≥ `v` in ascending `a`. */
+function firstAtLeast(a: Int32Array, v: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid]! < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function condition(f: EventFilter, params: unknown[], hasYara: boolean): string {

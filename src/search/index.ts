@@ -1,7 +1,7 @@
 /**
  * The event index and search of EVTX parse jobs (`POST /analysis/winevtx/search`): a job's
- * decoded events in a self-contained SQLite database with a trigram FTS5 index, built while
- * the job runs; page-by-page search with the six filter operators; and the job's analysis
+ * decoded events in a self-contained SQLite database with trigram postings per block of rows,
+ * built while the job runs; page-by-page search with the six filter operators; and the job's analysis
  * rebuilt for a time window. Where an index lives (a file, plain or encrypted) is the store's concern.
  */
 import { indexTableInsight } from '../insights/index.js';

@@ -2,21 +2,22 @@
  * The event index of one parse job: a self-contained SQLite database. Events are staged as
  * they arrive (batched transactions) and copied once, at the end, into `events` in time order
  * (timestamp, record id, arrival), so the row number `n` is the result order: every query
- * walks `n` upwards and stops after the requested page. `events_text_<k>` are contentless
- * FTS5 trigram indexes over each event's folded searchable text (`body`), one per block of
- * rows (see TEXT_BLOCK_ROWS); `detail=none` keeps them small (no positions: half the size of
- * `detail=full` and 30 % faster to build), so a match of all of a needle's trigrams is a
- * candidate that the row confirms exactly (the folded text is made again from the row's
- * columns: text-match.ts).
+ * walks `n` upwards and stops after the requested page. `events_grams` holds, per block of
+ * rows (see TEXT_BLOCK_ROWS), each trigram of the rows' folded searchable text (`body`) with
+ * the rows that hold it (grams.ts), so a row holding all of a needle's trigrams is a candidate
+ * that the row confirms exactly (the folded text is made again from the row's columns:
+ * text-match.ts).
  *
- * Format 2 stores each value once (row.ts): about 1.4 KB per event instead of 3.3 KB. Format 1
- * also kept every event as keyed JSON (`event`) and its folded text (`bodies`); such indexes
- * are still read (event-index.ts, rebuild.ts).
+ * Format 3 keeps those postings itself; format 2 kept the same rows in contentless FTS5 trigram
+ * tables (`events_text_<k>`, `detail=none`), 3–4 times slower to build. Format 2 stores each
+ * value once (row.ts): about 1.4 KB per event instead of 3.3 KB. Format 1 also kept every event
+ * as keyed JSON (`event`) and its folded text (`bodies`). Indexes of formats 1 and 2 are still
+ * read (event-index.ts, rebuild.ts).
  */
 
 /** Bumped when the layout changes; the formats an index may have are in READABLE_FORMATS. */
-export const INDEX_FORMAT = 2;
-export const READABLE_FORMATS = [1, 2] as const;
+export const INDEX_FORMAT = 3;
+export const READABLE_FORMATS = [1, 2, 3] as const;
 export type IndexFormat = (typeof READABLE_FORMATS)[number];
 
 /** The staging tables: the builder's own database, a `<path>.stage` file. */
@@ -83,7 +84,7 @@ export const indexSchema = (ix: IndexSchemaName) => `
     extra     TEXT NOT NULL,        -- the rest of the flat event, positional (row.ts)
     chars     INTEGER               -- NULL: the row's values are ASCII; else flags (row.ts)
   ) STRICT;
-`;
+  ${gramsSchema(ix)}`;
 
 /** The columns of `staged` (and of a row from row.ts, after `seq`) that `events` keeps. */
 const EVENT_COLUMNS =
@@ -130,39 +131,31 @@ export function blockRowsFor(events: number, threads: number): number {
   return Math.min(TEXT_BLOCK_ROWS, Math.max(MIN_TEXT_BLOCK_ROWS, rows));
 }
 
-/** The trigram index of block `k` (an integer from this module, never from a request). */
+/** The FTS5 trigram index of block `k` in formats 1 and 2 (an integer from this module, never from a request). */
 export const textBlock = (k: number) => `events_text_${Math.trunc(k)}`;
 
-/** The name of the row-number function a block builder's connection defines (blocks.ts). */
-export const ROW_NUMBER_FUNCTION = 'tae_row_number';
+/** Where the trigram postings of every block live (format 3: grams.ts). */
+export const gramsSchema = (ix: IndexSchemaName) => `
+  CREATE TABLE IF NOT EXISTS ${ix}.events_grams (
+    block    INTEGER NOT NULL,
+    gram     TEXT NOT NULL,     -- three code points of folded text
+    part     INTEGER NOT NULL,  -- a gram's rows are its parts' postings, in part order
+    postings BLOB NOT NULL      -- ascending row numbers, varint deltas from the block's base
+  ) STRICT;
+  CREATE UNIQUE INDEX IF NOT EXISTS ${ix}.events_grams_key ON events_grams(block, gram, part);
+`;
 
 /**
- * The statements that build block `k` in `ix`: make the table, bulk-load it (run in slices, in
- * one transaction), then merge it into one segment. The folded text is the staging file's
- * (attached as `stage`). `source`:
- * - 'events': rows [from, to] (bound) of `events`, each one's text by its arrival number;
- * - 'staged': the staged rows in result order, `LIMIT ? OFFSET ?` (bound), numbered by
- *   ROW_NUMBER_FUNCTION. The order is the one `copyStaged` gives `events` (the same index, walked
- *   the same way), so the numbers are the rows' `n` without reading `events`: a builder can
- *   build its block in a file of its own while `events` is being written.
+ * The statements that build a block in `ix`: read the folded text of its rows, and store the
+ * postings grams.ts makes of it. The rows are the staged ones in result order, `LIMIT ? OFFSET
+ * ?` (bound), on a connection to the staging file: the order is the one `copyStaged` gives
+ * `events` (the same index, walked the same way), so the k-th row read is row `from + k`
+ * without reading `events`, and a builder can build its block in a file of its own while
+ * `events` is being written.
  */
-export function buildTextBlock(
-  ix: IndexSchemaName,
-  k: number,
-  source: 'events' | 'staged' = 'events',
-): readonly [create: string, load: string, optimize: string] {
-  const t = textBlock(k);
-  const stage: StageSchemaName = 'stage';
+export function buildGramBlock(ix: IndexSchemaName): readonly [read: string, store: string] {
   return [
-    `CREATE VIRTUAL TABLE ${ix}.${t} USING fts5(body, content='', tokenize='trigram', detail='none', columnsize=0);
-    INSERT INTO ${ix}.${t}(${t}, rank) VALUES ('automerge', 0);`,
-    source === 'events'
-      ? `INSERT INTO ${ix}.${t}(rowid, body)
-      SELECT e.n, s.body FROM ${ix}.events e CROSS JOIN ${stage}.staged s ON s.seq = e.seq
-      WHERE e.n BETWEEN ? AND ?`
-      : `INSERT INTO ${ix}.${t}(rowid, body)
-      SELECT ${ROW_NUMBER_FUNCTION}(), body FROM ${stage}.staged INDEXED BY staged_order
-      ORDER BY ts, record_id, seq LIMIT ? OFFSET ?`,
-    `INSERT INTO ${ix}.${t}(${t}) VALUES ('optimize')`,
+    'SELECT body FROM staged INDEXED BY staged_order ORDER BY ts, record_id, seq LIMIT ? OFFSET ?',
+    `INSERT INTO ${ix}.events_grams (block, gram, part, postings) VALUES (?, ?, ?, ?)`,
   ];
 }

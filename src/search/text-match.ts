@@ -66,27 +66,52 @@ export function textCondition(needle: string, titleHit: boolean, params: unknown
   return `(${tests.join(' OR ')}${titles}) AND ${exact}`;
 }
 
-/** Lone surrogates as U+FFFD (ES2024, in every Node this package runs on). */
-const wellFormed = (s: string): string => (s as unknown as { toWellFormed(): string }).toWellFormed();
+/**
+ * The folded text of a stored row (its columns, as `tae_text` gets them), as the build fed the
+ * trigram index: the build's text went through SQLite (UTF-8), so a lone surrogate is U+FFFD.
+ */
+export function storedText(
+  titles: ReadonlyMap<number, string>,
+  ...[eventId, recordId, time, provider, computer, message, data, channel, userSid, sigma]: unknown[]
+): string {
+  const ruleTitles: string[] = [];
+  if (typeof sigma === 'string') {
+    for (const no of JSON.parse(sigma) as number[]) {
+      const t = titles.get(no);
+      if (t !== undefined) ruleTitles.push(t);
+    }
+  }
+  const cells = [eventId, String(recordId), time, provider, computer, message] as string[];
+  const values = Object.values(JSON.parse(data as string) as Record<string, string>);
+  return joinSearchable(
+    cells,
+    values,
+    channel as string,
+    userSid as string | null,
+    ruleTitles,
+  ).toWellFormed();
+}
 
 /** Registers `tae_text` on an index connection; `titles`: each matched rule's title by number. */
 export function registerTextTest(db: SqliteDatabase, titles: ReadonlyMap<number, string>): void {
   db.function(
     'tae_text',
     { deterministic: true },
-    (needle, eventId, recordId, time, provider, computer, message, data, channel, userSid, sigma) => {
-      const ruleTitles: string[] = [];
-      if (typeof sigma === 'string') {
-        for (const no of JSON.parse(sigma) as number[]) {
-          const t = titles.get(no);
-          if (t !== undefined) ruleTitles.push(t);
-        }
-      }
-      const cells = [eventId, String(recordId), time, provider, computer, message] as string[];
-      const values = Object.values(JSON.parse(data as string) as Record<string, string>);
-      // The build's text went through SQLite (UTF-8): a lone surrogate became U+FFFD there.
-      const body = joinSearchable(cells, values, channel as string, userSid as string | null, ruleTitles);
-      return wellFormed(body).includes(needle as string) ? 1 : 0;
-    },
+    (needle, eventId, recordId, time, provider, computer, message, data, channel, userSid, sigma) =>
+      storedText(
+        titles,
+        eventId,
+        recordId,
+        time,
+        provider,
+        computer,
+        message,
+        data,
+        channel,
+        userSid,
+        sigma,
+      ).includes(needle as string)
+        ? 1
+        : 0,
   );
 }

@@ -53,12 +53,19 @@ function trigrams(needle: string): string[] {
 }
 
 /**
- * An FTS5 MATCH expression every event containing all `needles` (folded text) satisfies: each
- * needle's trigrams, quoted, ANDed. Null when no needle has three characters (scan instead).
- * It is a bound parameter, never SQL text; quoting keeps FTS5 syntax out of user text.
+ * The trigrams every event containing all `needles` (folded text) holds, at most
+ * MAX_TRIGRAMS_PER_NEEDLE of each needle; null when no needle has three characters (scan
+ * instead). Lone surrogates count as U+FFFD, as in the stored text (SQLite keeps UTF-8).
  */
-export function trigramMatch(needles: readonly string[]): string | null {
-  const terms = new Set<string>();
-  for (const n of needles) for (const t of trigrams(n)) terms.add(`"${t.replaceAll('"', '""')}"`);
-  return terms.size === 0 ? null : [...terms].join(' AND ');
+export function needleTrigrams(needles: readonly string[]): string[] | null {
+  const grams = new Set<string>();
+  for (const n of needles) for (const t of trigrams(n.toWellFormed())) grams.add(t);
+  return grams.size === 0 ? null : [...grams];
 }
+
+/**
+ * Trigrams as an FTS5 MATCH expression (indexes of format 1 and 2): each quoted, ANDed. It is a
+ * bound parameter, never SQL text; quoting keeps FTS5 syntax out of user text.
+ */
+export const ftsMatch = (grams: readonly string[]): string =>
+  grams.map((t) => `"${t.replaceAll('"', '""')}"`).join(' AND ');

@@ -1,0 +1,287 @@
+/**
+ * The trigram postings of an event index (format 3): per block of rows, each trigram (three code
+ * points) of the rows' folded text, with the rows that hold it, as ascending row numbers coded
+ * as varint deltas from the block's base. Pure: blocks.ts stores them, event-index.ts reads them.
+ *
+ * Built here instead of by FTS5's trigram tokenizer, which spent about 60 ns a character (32 µs
+ * of CPU per event of the 1 GB job, the largest part of its index completion): this builder
+ * spends about a quarter of that, and the postings are the same bytes FTS5's `detail=none`
+ * doclists held. A builder's memory is bounded: once its pending postings pass `flushBytes` (or
+ * its grams `maxGrams`), the caller takes them as one part and the next part starts afresh, so
+ * a gram's rows are the concatenation of its parts, in part order.
+ */
+
+/**
+ * Three ASCII code points as one key (7 bits each): slots without a Map lookup, through a page
+ * of 128 slots per pair of leading points (a few thousand pairs occur, not 16,384).
+ */
+const PAIRS = 1 << 14;
+const asciiGram = (k: number) => String.fromCharCode(k >> 14, (k >> 7) & 127, k & 127);
+
+/** Pending postings of a builder before the caller should take them (bytes). */
+export const GRAM_FLUSH_BYTES = 4 << 20;
+/** Pending grams before the caller should take them. */
+export const GRAM_MAX_PENDING = 200_000;
+
+export interface GramPostings {
+  readonly gram: string;
+  /** Valid until the builder's next `add` or `take`. */
+  readonly postings: Uint8Array;
+}
+
+/**
+ * A gram's postings live in a chain of chunks of one arena (each chunk twice the last, up to
+ * LAST_CHUNK bytes), headed by the next chunk's offset and the bytes the chunk holds: no
+ * allocation per gram or per row, and the arena is reused by the next part.
+ */
+const HEADER = 8;
+const FIRST_CHUNK = 32;
+const LAST_CHUNK = 4096;
+
+export class GramBuilder {
+  /** Per pair of leading ASCII points: its page in `asciiSlot`, or -1. */
+  private readonly pairPage = new Int32Array(PAIRS).fill(-1);
+  private asciiSlot = new Int32Array(128 * 256).fill(-1);
+  private pages = 0;
+  private readonly otherSlot = new Map<string, number>();
+  private otherGram: (string | undefined)[] = [];
+  private arena: Uint8Array;
+  private words: Int32Array;
+  private top = 0;
+  private out = new Uint8Array(0);
+  /** Per slot: its ASCII key or -1, last row, first and last chunk, write position and end, bytes. */
+  private slotKey = new Int32Array(1024);
+  private last = new Int32Array(1024);
+  private head = new Int32Array(1024);
+  private tail = new Int32Array(1024);
+  private pos = new Int32Array(1024);
+  private end = new Int32Array(1024);
+  private bytes = new Int32Array(1024);
+  private slots = 0;
+  private pending = 0;
+
+  /** `base`: one less than the smallest row number the block holds. */
+  constructor(
+    private base: number,
+    private readonly flushBytes = GRAM_FLUSH_BYTES,
+    private readonly maxGrams = GRAM_MAX_PENDING,
+  ) {
+    this.arena = new Uint8Array(Math.max(1 << 16, flushBytes * 2));
+    this.words = new Int32Array(this.arena.buffer);
+  }
+
+  /** The caller should `take` the postings before adding more. */
+  get full(): boolean {
+    return this.pending >= this.flushBytes || this.slots >= this.maxGrams || this.top >= this.flushBytes * 2;
+  }
+
+  /** Adds row `n` (greater than every row added before) and its folded text. */
+  add(n: number, text: string): void {
+    const len = text.length;
+    // Code points, as a query's needle is split (text.ts `trigrams`): a pair is one point.
+    let a = -1;
+    let b = -1;
+    for (let i = 0; i < len; i++) {
+      let c = text.charCodeAt(i);
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < len) {
+        const d = text.charCodeAt(i + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+          i++;
+        }
+      }
+      if (a >= 0) {
+        if ((a | b | c) < 128) {
+          const pair = (a << 7) | b;
+          let page = this.pairPage[pair]!;
+          if (page < 0) this.pairPage[pair] = page = this.newPage();
+          const at = (page << 7) | c;
+          let s = this.asciiSlot[at]!;
+          if (s < 0) this.asciiSlot[at] = s = this.newSlot((pair << 7) | c, undefined);
+          this.post(s, n);
+        } else {
+          const g = String.fromCodePoint(a, b, c);
+          let s = this.otherSlot.get(g);
+          if (s === undefined) {
+            s = this.newSlot(-1, g);
+            this.otherSlot.set(g, s);
+          }
+          this.post(s, n);
+        }
+      }
+      a = b;
+      b = c;
+    }
+  }
+
+  /** The pending postings, by gram in code-unit order, and a fresh start for the next part. */
+  take(): GramPostings[] {
+    let total = 0;
+    for (let s = 0; s < this.slots; s++) total += this.bytes[s]!;
+    if (this.out.length < total) this.out = new Uint8Array(total);
+    const out: GramPostings[] = [];
+    let at = 0;
+    for (let s = 0; s < this.slots; s++) {
+      const from = at;
+      for (let c = this.head[s]!; c !== this.tail[s]; c = this.words[c >> 2]!) {
+        const used = this.words[(c >> 2) + 1]!;
+        this.out.set(this.arena.subarray(c + HEADER, c + HEADER + used), at);
+        at += used;
+      }
+      const t = this.tail[s]!;
+      this.out.set(this.arena.subarray(t + HEADER, this.pos[s]!), at);
+      at += this.pos[s]! - t - HEADER;
+      const k = this.slotKey[s]!;
+      out.push({ gram: k >= 0 ? asciiGram(k) : this.otherGram[s]!, postings: this.out.subarray(from, at) });
+    }
+    this.clear();
+    return out.sort((x, y) => (x.gram < y.gram ? -1 : x.gram > y.gram ? 1 : 0));
+  }
+
+  /** Drops what is pending and starts a block whose rows are above `base` (buffers kept). */
+  restart(base: number): void {
+    this.clear();
+    this.base = base;
+  }
+
+  private clear(): void {
+    this.pairPage.fill(-1);
+    this.asciiSlot.fill(-1, 0, this.pages << 7);
+    this.pages = 0;
+    this.otherSlot.clear();
+    this.otherGram = [];
+    this.slots = 0;
+    this.pending = 0;
+    this.top = 0;
+  }
+
+  private newPage(): number {
+    if ((this.pages + 1) << 7 > this.asciiSlot.length) {
+      const grown = new Int32Array(this.asciiSlot.length * 2).fill(-1);
+      grown.set(this.asciiSlot);
+      this.asciiSlot = grown;
+    }
+    return this.pages++;
+  }
+
+  /** A chunk of `size` bytes (a multiple of 4), ending its chain. */
+  private chunk(size: number): number {
+    if (this.top + size > this.arena.length) {
+      const grown = new Uint8Array(this.arena.length * 2);
+      grown.set(this.arena.subarray(0, this.top));
+      this.arena = grown;
+      this.words = new Int32Array(grown.buffer);
+    }
+    const c = this.top;
+    this.top += size;
+    this.words[c >> 2] = -1;
+    return c;
+  }
+
+  private newSlot(key: number, gram: string | undefined): number {
+    const s = this.slots++;
+    if (s >= this.last.length) {
+      const grow = (a: Int32Array) => {
+        const b = new Int32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.slotKey = grow(this.slotKey);
+      this.last = grow(this.last);
+      this.head = grow(this.head);
+      this.tail = grow(this.tail);
+      this.pos = grow(this.pos);
+      this.end = grow(this.end);
+      this.bytes = grow(this.bytes);
+    }
+    const c = this.chunk(FIRST_CHUNK);
+    this.slotKey[s] = key;
+    if (gram !== undefined) this.otherGram[s] = gram;
+    this.last[s] = this.base;
+    this.head[s] = c;
+    this.tail[s] = c;
+    this.pos[s] = c + HEADER;
+    this.end[s] = c + FIRST_CHUNK;
+    this.bytes[s] = 0;
+    return s;
+  }
+
+  /** Appends row `n` to slot `s` once per row: the delta from its last row, as a varint. */
+  private post(s: number, n: number): void {
+    let d = n - this.last[s]!;
+    if (d === 0) return;
+    this.last[s] = n;
+    let at = this.pos[s]!;
+    if (at + 5 > this.end[s]!) {
+      const t = this.tail[s]!;
+      const size = Math.min(LAST_CHUNK, (this.end[s]! - t) * 2);
+      const c = this.chunk(size);
+      this.words[t >> 2] = c;
+      this.words[(t >> 2) + 1] = at - t - HEADER;
+      this.tail[s] = c;
+      this.end[s] = c + size;
+      at = c + HEADER;
+    }
+    const start = at;
+    const arena = this.arena;
+    while (d >= 0x80) {
+      arena[at++] = (d & 0x7f) | 0x80;
+      d >>>= 7;
+    }
+    arena[at++] = d;
+    this.pos[s] = at;
+    this.bytes[s]! += at - start;
+    this.pending += at - start;
+  }
+}
+
+const MAX_ROW = 2 ** 31 - 1;
+
+/**
+ * The rows of one gram: its parts' postings, in part order, decoded from the block's `base`. A
+ * damaged part (a zero delta, a row past 2^31 - 1) ends where the damage starts.
+ */
+export function decodePostings(parts: readonly Uint8Array[], base: number): Int32Array {
+  let count = 0;
+  for (const p of parts) for (let i = 0; i < p.length; i++) if (p[i]! < 0x80) count++;
+  const rows = new Int32Array(count);
+  let r = 0;
+  for (const p of parts) {
+    let n = base;
+    for (let i = 0; i < p.length; ) {
+      let d = 0;
+      let shift = 0;
+      let byte: number;
+      do {
+        byte = p[i++]!;
+        d += (byte & 0x7f) * 2 ** shift;
+        shift += 7;
+      } while (byte >= 0x80 && i < p.length);
+      if (d === 0 || n + d > MAX_ROW) break;
+      n += d;
+      rows[r++] = n;
+    }
+  }
+  return rows.subarray(0, r);
+}
+
+/** The rows in every one of `lists` (each ascending), ascending. */
+export function intersectRows(lists: readonly Int32Array[]): Int32Array {
+  if (lists.length === 0) return new Int32Array(0);
+  const sorted = [...lists].sort((x, y) => x.length - y.length);
+  let acc = sorted[0]!;
+  for (let l = 1; l < sorted.length && acc.length > 0; l++) {
+    const other = sorted[l]!;
+    const kept = new Int32Array(acc.length);
+    let n = 0;
+    let j = 0;
+    for (let i = 0; i < acc.length; i++) {
+      const v = acc[i]!;
+      while (j < other.length && other[j]! < v) j++;
+      if (j === other.length) break;
+      if (other[j] === v) kept[n++] = v;
+    }
+    acc = kept.subarray(0, n);
+  }
+  return acc;
+}

@@ -1,0 +1,126 @@
+/**
+ * The trigram postings of format 3 (src/search/grams.ts) against a plain reading of what they
+ * promise: each row under exactly the trigrams (three code points) of its text, in ascending
+ * order, whatever the characters (pairs, lone surrogates, separators) and however many parts a
+ * bounded builder cut them into; and the intersection of postings equals a set intersection.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { decodePostings, GramBuilder, intersectRows } from '../src/search/grams.js';
+import { needleTrigrams } from '../src/search/text.js';
+
+/** A deterministic generator (mulberry32). */
+function random(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+const ALPHABET = ['a', 'b', 'c', ' ', '\u001f', 'é', 'ς', '😀', '𝔸', '\ud800', '\udc00', '\u0000', 'z'];
+
+function text(rand: () => number): string {
+  const n = Math.floor(rand() * 40);
+  let s = '';
+  for (let i = 0; i < n; i++) s += ALPHABET[Math.floor(rand() * ALPHABET.length)];
+  return s;
+}
+
+/** gram → ascending rows, read the plain way. */
+function plain(rows: readonly [number, string][]): Map<string, number[]> {
+  const want = new Map<string, number[]>();
+  for (const [n, t] of rows) {
+    const points = Array.from(t);
+    const grams = new Set<string>();
+    for (let i = 0; i + 3 <= points.length; i++) grams.add(points.slice(i, i + 3).join(''));
+    for (const g of grams) want.set(g, [...(want.get(g) ?? []), n]);
+  }
+  return want;
+}
+
+function built(rows: readonly [number, string][], base: number, flushBytes: number, maxGrams: number) {
+  const b = new GramBuilder(base, flushBytes, maxGrams);
+  const parts = new Map<string, Uint8Array[]>();
+  let takes = 0;
+  const take = () => {
+    takes++;
+    let last = '';
+    for (const { gram, postings } of b.take()) {
+      assert.ok(gram > last, 'a part lists each gram once, in order');
+      last = gram;
+      parts.set(gram, [...(parts.get(gram) ?? []), postings.slice()]);
+    }
+  };
+  for (const [n, t] of rows) {
+    b.add(n, t);
+    if (b.full) take();
+  }
+  take();
+  const got = new Map<string, number[]>();
+  for (const [g, p] of parts) got.set(g, [...decodePostings(p, base)]);
+  return { got, takes };
+}
+
+test('every row is under exactly the trigrams of its code points, in order, in one part or many', () => {
+  const rand = random(7);
+  const base = 1000;
+  const rows: [number, string][] = [];
+  for (let n = base + 1; rows.length < 3000; n += 1 + Math.floor(rand() * 300)) rows.push([n, text(rand)]);
+  rows.push([base + 10_000_000, 'abc😀\ud800abc']); // a delta of several varint bytes
+  const want = new Map([...plain(rows)].sort());
+  const whole = built(rows, base, 1 << 30, 1 << 30);
+  assert.equal(whole.takes, 1);
+  assert.deepEqual(new Map([...whole.got].sort()), want);
+  const cut = built(rows, base, 64, 50);
+  assert.ok(cut.takes > 20, `a bounded builder made parts (${cut.takes})`);
+  assert.deepEqual(new Map([...cut.got].sort()), want);
+});
+
+test('a text under three code points has no trigram; a pair is one code point', () => {
+  const b = new GramBuilder(0);
+  b.add(1, 'ab');
+  b.add(2, '😀😀');
+  b.add(3, '😀ab');
+  assert.deepEqual(
+    b.take().map((p) => [p.gram, [...decodePostings([p.postings], 0)]]),
+    [['😀ab', [3]]],
+  );
+});
+
+test('intersected postings equal a set intersection', () => {
+  const rand = random(11);
+  for (let round = 0; round < 200; round++) {
+    const lists = Array.from({ length: 1 + Math.floor(rand() * 4) }, () => {
+      const s = new Set<number>();
+      const size = Math.floor(rand() * 60);
+      while (s.size < size) s.add(1 + Math.floor(rand() * 100));
+      return Int32Array.from([...s].sort((x, y) => x - y));
+    });
+    const want = [...lists[0]!].filter((v) => lists.every((l) => l.includes(v)));
+    assert.deepEqual([...intersectRows(lists)], want);
+  }
+  assert.deepEqual([...intersectRows([])], []);
+});
+
+test('damaged postings decode without throwing, to rows above the base', () => {
+  const rand = random(3);
+  for (let round = 0; round < 500; round++) {
+    const bytes = Uint8Array.from({ length: Math.floor(rand() * 20) }, () => Math.floor(rand() * 256));
+    const rows = decodePostings([bytes], 5);
+    for (const n of rows) assert.ok(n >= 5);
+  }
+});
+
+test("a needle's trigrams: lone surrogates as U+FFFD (as stored), none under three code points", () => {
+  assert.equal(needleTrigrams(['ab', '😀😀']), null);
+  assert.deepEqual(needleTrigrams(['a\ud800b']), ['a\ufffdb']);
+  assert.deepEqual(needleTrigrams(['abcd', 'bcd']), ['abc', 'bcd']);
+  const long = needleTrigrams(['abcdefghijklmnopqrstuvwxyz'])!;
+  assert.equal(long.length, 12);
+  assert.equal(long[0], 'abc');
+  assert.equal(long[11], 'xyz');
+});
