@@ -2,11 +2,12 @@
  * The trigram postings of format 3 (src/search/grams.ts) against a plain reading of what they
  * promise: each row under exactly the trigrams (three code points) of its text, in ascending
  * order, whatever the characters (pairs, lone surrogates, separators) and however many parts a
- * bounded builder cut them into; and the intersection of postings equals a set intersection.
+ * bounded builder cut them into; and the rows common to several lists, read lazily in batches,
+ * equal a set intersection.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decodePostings, GramBuilder, intersectRows } from '../src/search/grams.js';
+import { commonRows, decodePostings, GramBuilder, PostingsCursor } from '../src/search/grams.js';
 import { needleTrigrams } from '../src/search/text.js';
 
 /** A deterministic generator (mulberry32). */
@@ -91,27 +92,48 @@ test('a text under three code points has no trigram; a pair is one code point', 
   );
 });
 
-test('intersected postings equal a set intersection', () => {
+/** Postings of ascending `rows` over `base`, cut into parts every `cut` rows. */
+function encoded(rows: readonly number[], base: number, cut: number): Uint8Array[] {
+  const parts: Uint8Array[] = [];
+  for (let i = 0; i < rows.length; i += cut) {
+    const b = new GramBuilder(base);
+    for (const n of rows.slice(i, i + cut)) b.add(n, 'abc');
+    parts.push(b.take()[0]!.postings.slice());
+  }
+  return parts;
+}
+
+test('rows common to every list, taken in batches below a last row, equal a set intersection', () => {
   const rand = random(11);
   for (let round = 0; round < 200; round++) {
     const lists = Array.from({ length: 1 + Math.floor(rand() * 4) }, () => {
       const s = new Set<number>();
       const size = Math.floor(rand() * 60);
       while (s.size < size) s.add(1 + Math.floor(rand() * 100));
-      return Int32Array.from([...s].sort((x, y) => x - y));
+      return [...s].sort((x, y) => x - y);
     });
-    const want = [...lists[0]!].filter((v) => lists.every((l) => l.includes(v)));
-    assert.deepEqual([...intersectRows(lists)], want);
+    const first = 1 + Math.floor(rand() * 30);
+    const last = 60 + Math.floor(rand() * 50);
+    const want = lists[0]!.filter((v) => v >= first && v <= last && lists.every((l) => l.includes(v)));
+    const cursors = lists.map((l) => new PostingsCursor(encoded(l, 0, 1 + Math.floor(rand() * 20)), 0));
+    cursors.sort((x, y) => x.bytes - y.bytes);
+    cursors[0]!.seek(first);
+    const got: number[] = [];
+    for (let batch = commonRows(cursors, last, 3); batch.length > 0; batch = commonRows(cursors, last, 3)) {
+      assert.ok(batch.length <= 3);
+      got.push(...batch);
+    }
+    assert.deepEqual(got, want);
   }
-  assert.deepEqual([...intersectRows([])], []);
+  assert.deepEqual(commonRows([], 10, 10), []);
 });
 
 test('damaged postings decode without throwing, to rows above the base', () => {
   const rand = random(3);
   for (let round = 0; round < 500; round++) {
     const bytes = Uint8Array.from({ length: Math.floor(rand() * 20) }, () => Math.floor(rand() * 256));
-    const rows = decodePostings([bytes], 5);
-    for (const n of rows) assert.ok(n >= 5);
+    const rows = decodePostings([bytes, bytes], 5);
+    for (const n of rows) assert.ok(n > 5 && n < 2 ** 31);
   }
 });
 

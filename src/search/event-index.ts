@@ -1,16 +1,16 @@
 /**
  * A finished event index, open for queries. Every value a caller sends is a bound parameter:
  * column names come from a fixed table, a `details.<name>` path is itself a parameter, and
- * trigrams are looked up as values (format 3) or quoted into an FTS expression (text.ts). Filters are exact and
- * case-insensitive (tested in JS, the lookup endpoint's semantics); negative operators are
- * the complement of their positive twin, so an absent field satisfies `not_equals` and
- * `does_not_contain` and nothing else.
+ * trigrams are looked up as values (format 3) or quoted into an FTS expression (text.ts).
+ * Filters are exact and case-insensitive (tested in JS, the lookup endpoint's semantics);
+ * negative operators are the complement of their positive twin, so an absent field satisfies
+ * `not_equals` and `does_not_contain` and nothing else.
  */
 import type { SqliteDatabase, SqliteStatement } from '../../native/sqlite.js';
 import { TaeError } from '../errors/index.js';
 import type { IndexTableRow } from '../insights/index.js';
 import type { FilterOperator } from '../lookup/index.js';
-import { decodePostings, intersectRows } from './grams.js';
+import { commonRows, PostingsCursor } from './grams.js';
 import { type IndexFormat, READABLE_FORMATS, textBlock } from './schema.js';
 import { fold, ftsMatch, needleTrigrams } from './text.js';
 import { registerTextTest, textCondition } from './text-match.js';
@@ -272,22 +272,17 @@ export class EventIndex {
       const from = Math.max(lo, k * blockRows + 1);
       const to = Math.min(hi, (k + 1) * blockRows);
       if (from > to) break;
-      const lists: Int32Array[] = [];
+      const cursors: PostingsCursor[] = [];
       for (const g of grams) {
         const parts = postings.all(k, g) as Uint8Array[];
         if (parts.length === 0) continue blocks;
-        lists.push(decodePostings(parts, k * blockRows));
+        cursors.push(new PostingsCursor(parts, k * blockRows));
       }
-      const candidates = intersectRows(lists);
-      let i = firstAtLeast(candidates, from);
-      const end = firstAtLeast(candidates, to + 1);
-      for (
-        let batch = CONFIRM_FIRST;
-        i < end && rows.length < wanted;
-        batch = Math.min(batch * 4, CONFIRM_MOST)
-      ) {
-        const ids = Array.from(candidates.subarray(i, Math.min(end, i + batch)));
-        i += ids.length;
+      cursors.sort((x, y) => x.bytes - y.bytes);
+      cursors[0]!.seek(from);
+      for (let batch = CONFIRM_FIRST; rows.length < wanted; batch = Math.min(batch * 4, CONFIRM_MOST)) {
+        const ids = commonRows(cursors, to, batch);
+        if (ids.length === 0) break;
         const got = confirm.all(JSON.stringify(ids), ...params, wanted - rows.length) as RawRow[];
         for (const r of got) rows.push(r);
       }
@@ -310,18 +305,6 @@ export class EventIndex {
 /** Candidates confirmed by the first statement of a block, and at most by one. */
 const CONFIRM_FIRST = 128;
 const CONFIRM_MOST = 8192;
-
-/** The position of the first value ≥ `v` in ascending `a`. */
-function firstAtLeast(a: Int32Array, v: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid]! < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 function condition(f: EventFilter, params: unknown[], hasYara: boolean): string {
   const [test, negated] = OPERATORS[f.operator];

@@ -110,10 +110,10 @@ export const copyStaged = (ix: IndexSchemaName, stage: StageSchemaName): readonl
 ];
 
 /**
- * Rows per trigram block. FTS5 finds the first rowid ≥ x by walking the doclist, so a time
- * window deep into one big index costs time in proportion to its position (5 ms per trigram
- * half-way through a million rows). Blocks of consecutive rows bound that walk; a query visits
- * the blocks of its window in order and stops when its page is full.
+ * Rows per trigram block. A gram's rows are read from the start of its postings, so a time
+ * window deep into one big index would cost time in proportion to its position (FTS5 took 5 ms
+ * per trigram half-way through a million rows). Blocks of consecutive rows bound that walk; a
+ * query visits the blocks of its window in order and stops when its page is full.
  */
 export const TEXT_BLOCK_ROWS = 131_072;
 /** Smallest block `blockRowsFor` makes: below it a thread's start costs more than it saves. */

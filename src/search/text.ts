@@ -38,7 +38,7 @@ export function joinSearchable(
   return parts.map(fold).join(SEPARATOR);
 }
 
-/** Trigrams of one needle the FTS query asks for at most (the exact test does the rest). */
+/** Trigrams of one needle a query looks up at most (the exact test does the rest). */
 const MAX_TRIGRAMS_PER_NEEDLE = 12;
 
 function trigrams(needle: string): string[] {
