@@ -50,11 +50,11 @@ function built(rows: readonly [number, string][], base: number, flushBytes: numb
   const take = () => {
     takes++;
     let last = '';
-    for (const { gram, postings } of b.take()) {
+    b.drain((gram, postings) => {
       assert.ok(gram > last, 'a part lists each gram once, in order');
       last = gram;
       parts.set(gram, [...(parts.get(gram) ?? []), postings.slice()]);
-    }
+    });
   };
   for (const [n, t] of rows) {
     b.add(n, t);
@@ -86,10 +86,9 @@ test('a text under three code points has no trigram; a pair is one code point', 
   b.add(1, 'ab');
   b.add(2, '😀😀');
   b.add(3, '😀ab');
-  assert.deepEqual(
-    b.take().map((p) => [p.gram, [...decodePostings([p.postings], 0)]]),
-    [['😀ab', [3]]],
-  );
+  const got: [string, number[]][] = [];
+  b.drain((gram, postings) => got.push([gram, decodePostings([postings], 0)]));
+  assert.deepEqual(got, [['😀ab', [3]]]);
 });
 
 /** Postings of ascending `rows` over `base`, cut into parts every `cut` rows. */
@@ -98,7 +97,7 @@ function encoded(rows: readonly number[], base: number, cut: number): Uint8Array
   for (let i = 0; i < rows.length; i += cut) {
     const b = new GramBuilder(base);
     for (const n of rows.slice(i, i + cut)) b.add(n, 'abc');
-    parts.push(b.take()[0]!.postings.slice());
+    b.drain((_, postings) => parts.push(postings.slice()));
   }
   return parts;
 }

@@ -156,7 +156,7 @@ export function openStageReader(plan: Pick<BlockPlan, 'stage' | 'key' | 'gate'>)
   return stage;
 }
 
-/** This thread's builder: its buffers (about 20 MiB) serve every block the thread builds. */
+/** This thread's builder: its buffers (about 6 MiB) serve every block the thread builds. */
 let builder: GramBuilder | undefined;
 
 /** Rows between two looks at `stop`. */
@@ -182,8 +182,9 @@ export function fillTextBlock(
   grams.restart(from - 1);
   let part = 0;
   const flush = () => {
-    for (const { gram, postings } of grams.take())
-      insert.run(k, gram, part, Buffer.from(postings.buffer, postings.byteOffset, postings.byteLength));
+    grams.drain((gram, postings) =>
+      insert.run(k, gram, part, Buffer.from(postings.buffer, postings.byteOffset, postings.byteLength)),
+    );
     part++;
   };
   let n = from - 1;

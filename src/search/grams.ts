@@ -6,9 +6,9 @@
  * Built here instead of by FTS5's trigram tokenizer, which spent about 60 ns a character (32 µs
  * of CPU per event of the 1 GB job, the largest part of its index completion): this builder
  * spends about a quarter of that, and the postings are the same bytes FTS5's `detail=none`
- * doclists held. A builder's memory is bounded: once its pending postings pass `flushBytes` (or
- * its grams `maxGrams`), the caller takes them as one part and the next part starts afresh, so
- * a gram's rows are the concatenation of its parts, in part order.
+ * doclists held. A builder's memory is bounded: once its arena holds `flushBytes` (or its grams
+ * number `maxGrams`), the caller drains them as one part and the next part starts afresh, so a
+ * gram's rows are the concatenation of its parts, in part order.
  */
 
 /**
@@ -18,16 +18,10 @@
 const PAIRS = 1 << 14;
 const asciiGram = (k: number) => String.fromCharCode(k >> 14, (k >> 7) & 127, k & 127);
 
-/** Pending postings of a builder before the caller should take them (bytes). */
+/** Arena bytes (postings, chunk headers and room) a builder fills before the caller drains it. */
 export const GRAM_FLUSH_BYTES = 4 << 20;
-/** Pending grams before the caller should take them. */
+/** Pending grams before the caller should drain them. */
 export const GRAM_MAX_PENDING = 200_000;
-
-export interface GramPostings {
-  readonly gram: string;
-  /** Valid until the builder's next `add` or `take`. */
-  readonly postings: Uint8Array;
-}
 
 /**
  * A gram's postings live in a chain of chunks of one arena (each chunk twice the last, up to
@@ -36,7 +30,7 @@ export interface GramPostings {
  */
 const HEADER = 8;
 const FIRST_CHUNK = 32;
-const LAST_CHUNK = 4096;
+const LAST_CHUNK = 1024;
 
 export class GramBuilder {
   /** Per pair of leading ASCII points: its page in `asciiSlot`, or -1. */
@@ -48,7 +42,8 @@ export class GramBuilder {
   private arena: Uint8Array;
   private words: Int32Array;
   private top = 0;
-  private out = new Uint8Array(0);
+  /** One gram's postings made contiguous while `drain` hands it out. */
+  private scratch = new Uint8Array(4096);
   /** Per slot: its ASCII key or -1, last row, first and last chunk, write position and end, bytes. */
   private slotKey = new Int32Array(1024);
   private last = new Int32Array(1024);
@@ -58,7 +53,6 @@ export class GramBuilder {
   private end = new Int32Array(1024);
   private bytes = new Int32Array(1024);
   private slots = 0;
-  private pending = 0;
 
   /** `base`: one less than the smallest row number the block holds. */
   constructor(
@@ -66,13 +60,14 @@ export class GramBuilder {
     private readonly flushBytes = GRAM_FLUSH_BYTES,
     private readonly maxGrams = GRAM_MAX_PENDING,
   ) {
-    this.arena = new Uint8Array(Math.max(1 << 16, flushBytes * 2));
+    // Room for the row that crosses `flushBytes`; a longer one grows the arena.
+    this.arena = new Uint8Array(Math.max(1 << 16, flushBytes + (flushBytes >> 2)));
     this.words = new Int32Array(this.arena.buffer);
   }
 
-  /** The caller should `take` the postings before adding more. */
+  /** The caller should `drain` the postings before adding more. */
   get full(): boolean {
-    return this.pending >= this.flushBytes || this.slots >= this.maxGrams || this.top >= this.flushBytes * 2;
+    return this.top >= this.flushBytes || this.slots >= this.maxGrams;
   }
 
   /** Adds row `n` (greater than every row added before) and its folded text. */
@@ -114,28 +109,33 @@ export class GramBuilder {
     }
   }
 
-  /** The pending postings, by gram in code-unit order, and a fresh start for the next part. */
-  take(): GramPostings[] {
-    let total = 0;
-    for (let s = 0; s < this.slots; s++) total += this.bytes[s]!;
-    if (this.out.length < total) this.out = new Uint8Array(total);
-    const out: GramPostings[] = [];
-    let at = 0;
+  /**
+   * Hands each pending gram and its postings to `visit`, by gram in code-unit order (the
+   * postings are valid only during the call), then starts the next part afresh.
+   */
+  drain(visit: (gram: string, postings: Uint8Array) => void): void {
+    const grams: string[] = new Array(this.slots);
     for (let s = 0; s < this.slots; s++) {
-      const from = at;
+      const k = this.slotKey[s]!;
+      grams[s] = k >= 0 ? asciiGram(k) : this.otherGram[s]!;
+    }
+    const order = Array.from({ length: this.slots }, (_, s) => s).sort((x, y) =>
+      grams[x]! < grams[y]! ? -1 : grams[x]! > grams[y]! ? 1 : 0,
+    );
+    for (const s of order) {
+      const size = this.bytes[s]!;
+      if (this.scratch.length < size) this.scratch = new Uint8Array(Math.max(size, this.scratch.length * 2));
+      let at = 0;
       for (let c = this.head[s]!; c !== this.tail[s]; c = this.words[c >> 2]!) {
         const used = this.words[(c >> 2) + 1]!;
-        this.out.set(this.arena.subarray(c + HEADER, c + HEADER + used), at);
+        this.scratch.set(this.arena.subarray(c + HEADER, c + HEADER + used), at);
         at += used;
       }
       const t = this.tail[s]!;
-      this.out.set(this.arena.subarray(t + HEADER, this.pos[s]!), at);
-      at += this.pos[s]! - t - HEADER;
-      const k = this.slotKey[s]!;
-      out.push({ gram: k >= 0 ? asciiGram(k) : this.otherGram[s]!, postings: this.out.subarray(from, at) });
+      this.scratch.set(this.arena.subarray(t + HEADER, this.pos[s]!), at);
+      visit(grams[s]!, this.scratch.subarray(0, size));
     }
     this.clear();
-    return out.sort((x, y) => (x.gram < y.gram ? -1 : x.gram > y.gram ? 1 : 0));
   }
 
   /** Drops what is pending and starts a block whose rows are above `base` (buffers kept). */
@@ -151,7 +151,6 @@ export class GramBuilder {
     this.otherSlot.clear();
     this.otherGram = [];
     this.slots = 0;
-    this.pending = 0;
     this.top = 0;
   }
 
@@ -231,7 +230,6 @@ export class GramBuilder {
     arena[at++] = d;
     this.pos[s] = at;
     this.bytes[s]! += at - start;
-    this.pending += at - start;
   }
 }
 
