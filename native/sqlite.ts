@@ -34,19 +34,29 @@ export interface SqliteOpenOptions {
   readonly mustExist?: boolean;
   /**
    * A 32-byte raw key: the file is encrypted page by page (SQLite3MultipleCiphers, ChaCha20-
-   * Poly1305), and so are its journal and WAL; temporary files are not (see CIPHER below).
+   * Poly1305), and so are its journal and WAL; temporary files are not (see CIPHERS below).
    */
   readonly key?: Uint8Array;
+  /** With `key`: a file made and removed within one index build (see CIPHERS). */
+  readonly transient?: boolean;
 }
 
 /**
- * The cipher, named rather than left to the package default. A raw key (`raw:` + 64 hex
+ * The ciphers, named rather than left to the package default. A raw key (`raw:` + 64 hex
  * digits) bypasses the passphrase KDF (PBKDF2, 64,007 rounds per open): keys here are random
  * 32-byte keys, which need no stretching. SQLite3MultipleCiphers encrypts the main file, its
  * rollback journal and WAL, not temporary databases, sorter spills or temp journals: every
  * connection to an encrypted file must run with `temp_store = MEMORY`.
+ *
+ * Files that outlive a build (the store, event indexes) use ChaCha20-Poly1305, as they always
+ * have. Files made and removed within one index build (its staging file and block files) use
+ * AEGIS-256, an AES-based AEAD (AES-NI): writing and then reading 200 MB cost 0.08 s more than
+ * plain pages, against 1.2 s with ChaCha20, and a private build reads its staging file several
+ * times. No file of one kind is ever opened as the other, so no reader has to guess.
  */
-const CIPHER = 'chacha20';
+const CIPHERS = { durable: 'chacha20', transient: 'aegis' } as const;
+const cipherOf = (transient: boolean | undefined) =>
+  transient === true ? CIPHERS.transient : CIPHERS.durable;
 
 function rawKey(key: Uint8Array): string {
   if (key.length !== 32) throw new TaeError('INTERNAL', 'a database key is 32 bytes');
@@ -54,8 +64,8 @@ function rawKey(key: Uint8Array): string {
 }
 
 /** Keys `schema` of an open connection (before its first read) and proves the key opens it. */
-function keyDatabase(db: SqliteDatabase, key: Uint8Array): void {
-  db.pragma(`cipher = '${CIPHER}'`);
+function keyDatabase(db: SqliteDatabase, key: Uint8Array, transient: boolean | undefined): void {
+  db.pragma(`cipher = '${cipherOf(transient)}'`);
   db.pragma(`key = '${rawKey(key)}'`);
   db.pragma('temp_store = MEMORY');
   db.prepare('SELECT count(*) FROM sqlite_schema').get(); // a wrong key fails here (SQLITE_NOTADB)
@@ -75,7 +85,8 @@ export function createDatabaseFile(filename: string): void {
 }
 
 /**
- * Attaches a database file as `schema`, encrypted under `key` when given. `mustExist`: fails
+ * Attaches a database file as `schema`, encrypted under `key` when given (`transient`: with the
+ * cipher of files that live within one build, see CIPHERS). `mustExist`: fails
  * rather than create a missing file (SQLite's ATTACH creates one; the check just before it
  * is enough where files are only removed behind a gate, see src/search/blocks.ts).
  */
@@ -84,13 +95,15 @@ export function attachSqlite(
   filename: string,
   schema: string,
   key?: Uint8Array,
-  options: { readonly mustExist?: boolean } = {},
+  options: { readonly mustExist?: boolean; readonly transient?: boolean } = {},
 ): void {
   if (!/^[a-z_]+$/.test(schema)) throw new TaeError('INTERNAL', `bad schema name ${schema}`);
   try {
     if (options.mustExist === true) {
       if (!existsSync(filename)) throw new Error('no such file');
     } else createDatabaseFile(filename);
+    // The connection's cipher applies to the files it attaches next (whatever keyed `main`).
+    if (key !== undefined) db.pragma(`cipher = '${cipherOf(options.transient)}'`);
     db.prepare(`ATTACH DATABASE ? AS ${schema} KEY ?`).run(filename, key === undefined ? '' : rawKey(key));
     db.prepare(`SELECT count(*) FROM ${schema}.sqlite_schema`).get();
   } catch (e) {
@@ -155,7 +168,7 @@ export function openSqlite(filename: string, options: SqliteOpenOptions = {}): S
       ...(options.mustExist === true ? { fileMustExist: true } : {}),
       ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
     });
-    if (options.key !== undefined) keyDatabase(db, options.key);
+    if (options.key !== undefined) keyDatabase(db, options.key, options.transient);
     return db;
   } catch (e) {
     db?.close();

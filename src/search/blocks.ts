@@ -106,7 +106,10 @@ export function buildClaimedBlocks(plan: BlockPlan): void {
 function buildBlockFile(plan: BlockPlan, k: number): void {
   const key = plan.key ?? undefined;
   const db = throughGate(plan.gate, () => {
-    const c = openSqlite(blockPath(plan.path, k), { ...(key ? { key } : {}), mustExist: true });
+    const c = openSqlite(blockPath(plan.path, k), {
+      ...(key ? { key, transient: true } : {}),
+      mustExist: true,
+    });
     try {
       c.pragma('main.journal_mode = OFF');
       c.pragma('main.synchronous = OFF');
@@ -142,7 +145,7 @@ function buildBlockFile(plan: BlockPlan, k: number): void {
 export function openStageReader(plan: Pick<BlockPlan, 'stage' | 'key' | 'gate'>): SqliteDatabase {
   const key = plan.key ?? undefined;
   const stage = throughGate(plan.gate, () => {
-    const c = openSqlite(plan.stage, { ...(key ? { key } : {}), readonly: true });
+    const c = openSqlite(plan.stage, { ...(key ? { key, transient: true } : {}), readonly: true });
     try {
       c.pragma('temp_store = MEMORY');
       c.pragma(`cache_size = ${-READ_CACHE_KIB}`);
@@ -213,7 +216,7 @@ export function mergeBlockFile(db: SqliteDatabase, plan: BlockPlan, k: number, r
   const ix: IndexSchemaName = 'main';
   const file = blockPath(plan.path, k);
   const attached = throughGate(plan.gate, () =>
-    attachSqlite(db, file, 'block', plan.key ?? undefined, { mustExist: true }),
+    attachSqlite(db, file, 'block', plan.key ?? undefined, { mustExist: true, transient: true }),
   );
   if (attached === null) throw cancelled();
   try {
