@@ -5,7 +5,7 @@
  * TaeError('NATIVE_UNAVAILABLE') naming the package; a database that cannot be opened is a
  * different failure (INPUT_UNREADABLE) because the binary itself is fine.
  */
-import { closeSync, existsSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { TaeError } from '../src/errors/index.js';
 import type { SqliteConstructor, SqliteDatabase } from './sqlite-types.js';
@@ -33,30 +33,29 @@ export interface SqliteOpenOptions {
   /** Fails rather than create a missing file (one that a cancelled build removed stays gone). */
   readonly mustExist?: boolean;
   /**
-   * A 32-byte raw key: the file is encrypted page by page (SQLite3MultipleCiphers, ChaCha20-
-   * Poly1305), and so are its journal and WAL; temporary files are not (see CIPHERS below).
+   * A 32-byte raw key: the file is encrypted page by page (SQLite3MultipleCiphers, AEGIS-256;
+   * ChaCha20-Poly1305 files of earlier versions are read), and so are its journal and WAL;
+   * temporary files are not (see CIPHER below).
    */
   readonly key?: Uint8Array;
-  /** With `key`: a file made and removed within one index build (see CIPHERS). */
-  readonly transient?: boolean;
 }
 
 /**
- * The ciphers, named rather than left to the package default. A raw key (`raw:` + 64 hex
- * digits) bypasses the passphrase KDF (PBKDF2, 64,007 rounds per open): keys here are random
- * 32-byte keys, which need no stretching. SQLite3MultipleCiphers encrypts the main file, its
- * rollback journal and WAL, not temporary databases, sorter spills or temp journals: every
- * connection to an encrypted file must run with `temp_store = MEMORY`.
+ * The cipher, named rather than left to the package default. A raw key (`raw:` + 64 hex
+ * digits) bypasses the passphrase KDF (keys here are random 32-byte keys, which need no
+ * stretching). SQLite3MultipleCiphers encrypts the main file, its rollback journal and WAL, not
+ * temporary databases, sorter spills or temp journals: every connection to an encrypted file
+ * must run with `temp_store = MEMORY`.
  *
- * Files that outlive a build (the store, event indexes) use ChaCha20-Poly1305, as they always
- * have. Files made and removed within one index build (its staging file and block files) use
- * AEGIS-256, an AES-based AEAD (AES-NI): writing and then reading 200 MB cost 0.08 s more than
- * plain pages, against 1.2 s with ChaCha20, and a private build reads its staging file several
- * times. No file of one kind is ever opened as the other, so no reader has to guess.
+ * AEGIS-256 (an AES-based AEAD, on AES-NI): writing then reading 200 MB cost 0.08 s more than
+ * plain pages on this project's bench machine, against 1.2 s with ChaCha20-Poly1305, which
+ * files written before index format 3 use. A private build writes its staging file, reads it
+ * several times and writes the index: the 1 GB private job took 39.2 s with ChaCha20, 34.7 s
+ * with AEGIS for its build files. An existing file that AEGIS cannot open is tried as ChaCha20,
+ * so such files keep opening (with the wrong key, both fail alike).
  */
-const CIPHERS = { durable: 'chacha20', transient: 'aegis' } as const;
-const cipherOf = (transient: boolean | undefined) =>
-  transient === true ? CIPHERS.transient : CIPHERS.durable;
+const CIPHER = 'aegis';
+const LEGACY_CIPHER = 'chacha20';
 
 function rawKey(key: Uint8Array): string {
   if (key.length !== 32) throw new TaeError('INTERNAL', 'a database key is 32 bytes');
@@ -64,8 +63,8 @@ function rawKey(key: Uint8Array): string {
 }
 
 /** Keys `schema` of an open connection (before its first read) and proves the key opens it. */
-function keyDatabase(db: SqliteDatabase, key: Uint8Array, transient: boolean | undefined): void {
-  db.pragma(`cipher = '${cipherOf(transient)}'`);
+function keyDatabase(db: SqliteDatabase, key: Uint8Array, cipher: string): void {
+  db.pragma(`cipher = '${cipher}'`);
   db.pragma(`key = '${rawKey(key)}'`);
   db.pragma('temp_store = MEMORY');
   db.prepare('SELECT count(*) FROM sqlite_schema').get(); // a wrong key fails here (SQLITE_NOTADB)
@@ -85,8 +84,8 @@ export function createDatabaseFile(filename: string): void {
 }
 
 /**
- * Attaches a database file as `schema`, encrypted under `key` when given (`transient`: with the
- * cipher of files that live within one build, see CIPHERS). `mustExist`: fails
+ * Attaches a database file as `schema`, encrypted under `key` when given (with CIPHER: an
+ * attached file is one this version writes, never an earlier version's). `mustExist`: fails
  * rather than create a missing file (SQLite's ATTACH creates one; the check just before it
  * is enough where files are only removed behind a gate, see src/search/blocks.ts).
  */
@@ -95,7 +94,7 @@ export function attachSqlite(
   filename: string,
   schema: string,
   key?: Uint8Array,
-  options: { readonly mustExist?: boolean; readonly transient?: boolean } = {},
+  options: { readonly mustExist?: boolean } = {},
 ): void {
   if (!/^[a-z_]+$/.test(schema)) throw new TaeError('INTERNAL', `bad schema name ${schema}`);
   try {
@@ -103,7 +102,7 @@ export function attachSqlite(
       if (!existsSync(filename)) throw new Error('no such file');
     } else createDatabaseFile(filename);
     // The connection's cipher applies to the files it attaches next (whatever keyed `main`).
-    if (key !== undefined) db.pragma(`cipher = '${cipherOf(options.transient)}'`);
+    if (key !== undefined) db.pragma(`cipher = '${CIPHER}'`);
     db.prepare(`ATTACH DATABASE ? AS ${schema} KEY ?`).run(filename, key === undefined ? '' : rawKey(key));
     db.prepare(`SELECT count(*) FROM ${schema}.sqlite_schema`).get();
   } catch (e) {
@@ -155,6 +154,15 @@ function probe(Database: DatabaseConstructor, nativeBinding: string | undefined)
   provenBindings.add(key);
 }
 
+/** The file exists and holds pages (so a cipher wrote it): not a new or an empty file. */
+function hasPages(filename: string): boolean {
+  try {
+    return statSync(filename).size > 0;
+  } catch {
+    return false;
+  }
+}
+
 /** Opens (creating if needed) a database file, or an in-memory one for `':memory:'`; `key` encrypts it. */
 export function openSqlite(filename: string, options: SqliteOpenOptions = {}): SqliteDatabase {
   const Database = databaseConstructor();
@@ -162,13 +170,28 @@ export function openSqlite(filename: string, options: SqliteOpenOptions = {}): S
   let db: SqliteDatabase | undefined;
   try {
     if (options.readonly !== true && options.mustExist !== true) createDatabaseFile(filename);
-    db = new Database(filename, {
-      timeout: options.busyTimeoutMs ?? 5000,
-      ...(options.readonly === true ? { readonly: true, fileMustExist: true } : {}),
-      ...(options.mustExist === true ? { fileMustExist: true } : {}),
-      ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
-    });
-    if (options.key !== undefined) keyDatabase(db, options.key, options.transient);
+    const connect = () =>
+      new Database(filename, {
+        timeout: options.busyTimeoutMs ?? 5000,
+        ...(options.readonly === true ? { readonly: true, fileMustExist: true } : {}),
+        ...(options.mustExist === true ? { fileMustExist: true } : {}),
+        ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
+      });
+    const written = options.key !== undefined && hasPages(filename);
+    db = connect();
+    if (options.key === undefined) return db;
+    try {
+      keyDatabase(db, options.key, CIPHER);
+    } catch (e) {
+      if (!written) throw e;
+      db.close();
+      db = connect();
+      try {
+        keyDatabase(db, options.key, LEGACY_CIPHER);
+      } catch {
+        throw e;
+      }
+    }
     return db;
   } catch (e) {
     db?.close();

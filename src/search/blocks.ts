@@ -107,7 +107,7 @@ function buildBlockFile(plan: BlockPlan, k: number): void {
   const key = plan.key ?? undefined;
   const db = throughGate(plan.gate, () => {
     const c = openSqlite(blockPath(plan.path, k), {
-      ...(key ? { key, transient: true } : {}),
+      ...(key ? { key } : {}),
       mustExist: true,
     });
     try {
@@ -145,7 +145,7 @@ function buildBlockFile(plan: BlockPlan, k: number): void {
 export function openStageReader(plan: Pick<BlockPlan, 'stage' | 'key' | 'gate'>): SqliteDatabase {
   const key = plan.key ?? undefined;
   const stage = throughGate(plan.gate, () => {
-    const c = openSqlite(plan.stage, { ...(key ? { key, transient: true } : {}), readonly: true });
+    const c = openSqlite(plan.stage, { ...(key ? { key } : {}), readonly: true });
     try {
       c.pragma('temp_store = MEMORY');
       c.pragma(`cache_size = ${-READ_CACHE_KIB}`);
@@ -216,7 +216,7 @@ export function mergeBlockFile(db: SqliteDatabase, plan: BlockPlan, k: number, r
   const ix: IndexSchemaName = 'main';
   const file = blockPath(plan.path, k);
   const attached = throughGate(plan.gate, () =>
-    attachSqlite(db, file, 'block', plan.key ?? undefined, { mustExist: true, transient: true }),
+    attachSqlite(db, file, 'block', plan.key ?? undefined, { mustExist: true }),
   );
   if (attached === null) throw cancelled();
   try {

@@ -161,10 +161,7 @@ function openIndex(plan: BlockPlan, create: boolean): SqliteDatabase {
     const c = openSqlite(plan.path, { ...keyOption(plan.key), mustExist: !create });
     try {
       configure(c, 'main');
-      attachSqlite(c, stagePath(plan.path), 'stage', plan.key ?? undefined, {
-        mustExist: true,
-        transient: true,
-      });
+      attachSqlite(c, stagePath(plan.path), 'stage', plan.key ?? undefined, { mustExist: true });
       configure(c, 'stage', BUILD_CACHE_KIB / 4);
       return c;
     } catch (e) {

@@ -45,7 +45,7 @@ export function openStage(
   describe: DescribeEvent | undefined,
   fresh = true,
 ) {
-  const db: SqliteDatabase = openSqlite(stagePath(path), { ...keyOption(key), transient: true });
+  const db: SqliteDatabase = openSqlite(stagePath(path), keyOption(key));
   try {
     configure(db, 'main', BUILD_CACHE_KIB / 2);
     if (fresh) db.exec(STAGE_SCHEMA);
