@@ -21,6 +21,7 @@ import { DecodeReport } from './decode-report.js';
 import { EXIT, type ExitCode, runExit } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
 import { expandInputs, inputsHelp } from './inputs.js';
+import { writeJsonFile } from './json-output.js';
 import { Output, writeRecords } from './output.js';
 import { Progress, RunProgress } from './progress.js';
 import { yaraCacheDir } from './rule-cache.js';
@@ -176,7 +177,7 @@ async function runAnalyze(operands: string[], flags: AnalyzeFlags): Promise<Exit
   if (flags.out !== undefined) {
     const document = resultsDocument(result, files, sigma);
     const withProfile = profile === undefined ? document : { ...document, rule_profile: profile };
-    writeOut(flags.out, `${JSON.stringify(withProfile, null, 2)}\n`);
+    writeJsonFile(flags.out, withProfile);
     written.push(flags.out);
   }
   if (flags.html !== undefined) {

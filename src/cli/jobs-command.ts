@@ -15,6 +15,7 @@ import { intFlag } from './common.js';
 import { type EngineFlags, engineOptions, withEngine } from './engine-flags.js';
 import { EXIT, type ExitCode, runExit } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
+import { printJson, writeJsonFile } from './json-output.js';
 import { writeRecords } from './output.js';
 import { Progress } from './progress.js';
 import { column, type RecordSet } from './records.js';
@@ -76,13 +77,13 @@ async function show(job: JobStatusResponse, flags: ResultFlags): Promise<ExitCod
       );
     }
   };
-  if (flags.out) write(flags.out, `${JSON.stringify(job, null, 2)}\n`);
+  if (flags.out) writeJsonFile(flags.out, job);
   if (flags.html && job.status === 'Completed')
     write(
       flags.html,
       await buildReport({ title: `Threat analysis: job ${job.job_name}`, generatedAt: Date.now(), insights }),
     );
-  if (format === 'json') process.stdout.write(`${JSON.stringify(job, null, 2)}\n`);
+  if (format === 'json') await printJson(job);
   else {
     process.stdout.write(`${job.job_name} (${job.id}): ${job.status}\n`);
     const columns = [column('type', 'Insight'), column('title', 'Title'), column('size', 'Entries')];

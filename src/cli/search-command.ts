@@ -15,6 +15,7 @@ import { type EngineFlags, engineOptions, withEngine } from './engine-flags.js';
 import { EXIT, type ExitCode, runExit } from './exit-codes.js';
 import { type Format, type FormatFlags, formatOf, formatOptions } from './formats.js';
 import { expandInputs, inputsHelp, wrap } from './inputs.js';
+import { printJson } from './json-output.js';
 import { streamRecords, writeRecords } from './output.js';
 import { column, type RecordSet, type Row } from './records.js';
 import { withFileIndex } from './search-files.js';
@@ -150,7 +151,7 @@ function* batchesOf(index: EvtxIndex, request: Parameters<EvtxIndex['matches']>[
 
 async function printResponse(response: unknown, flags: SearchFlags, format: Format): Promise<void> {
   if (flags.summary) {
-    process.stdout.write(`${JSON.stringify(response, null, 2)}\n`);
+    await printJson(response);
     return;
   }
   const insights =
