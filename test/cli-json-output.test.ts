@@ -9,21 +9,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { prng } from '../fixtures/prng.js';
 import { jsonPieces, writeJsonFile } from '../src/cli/json-output.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tae-json-output-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 const LEAVES: unknown[] = [
   0,
@@ -55,7 +45,7 @@ function value(rand: () => number, depth: number): unknown {
 }
 
 test('the pieces join to JSON.stringify(value, null, 2) over random documents, at any walked depth', () => {
-  const rand = random(5);
+  const rand = prng(5);
   for (let round = 0; round < 2000; round++) {
     const v = value(rand, 7);
     const want = JSON.stringify(v, null, 2) ?? 'null';

@@ -7,20 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { prng } from '../fixtures/prng.js';
 import { commonRows, decodePostings, GramBuilder, PostingsCursor } from '../src/search/grams.js';
 import { needleTrigrams } from '../src/search/text.js';
-
-/** A deterministic generator (mulberry32). */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 const ALPHABET = ['a', 'b', 'c', ' ', '\u001f', 'é', 'ς', '😀', '𝔸', '\ud800', '\udc00', '\u0000', 'z'];
 
@@ -67,7 +56,7 @@ function built(rows: readonly [number, string][], base: number, flushBytes: numb
 }
 
 test('every row is under exactly the trigrams of its code points, in order, in one part or many', () => {
-  const rand = random(7);
+  const rand = prng(7);
   const base = 1000;
   const rows: [number, string][] = [];
   for (let n = base + 1; rows.length < 3000; n += 1 + Math.floor(rand() * 300)) rows.push([n, text(rand)]);
@@ -103,7 +92,7 @@ function encoded(rows: readonly number[], base: number, cut: number): Uint8Array
 }
 
 test('rows common to every list, taken in batches below a last row, equal a set intersection', () => {
-  const rand = random(11);
+  const rand = prng(11);
   for (let round = 0; round < 200; round++) {
     const lists = Array.from({ length: 1 + Math.floor(rand() * 4) }, () => {
       const s = new Set<number>();
@@ -128,7 +117,7 @@ test('rows common to every list, taken in batches below a last row, equal a set 
 });
 
 test('damaged postings decode without throwing, to rows above the base', () => {
-  const rand = random(3);
+  const rand = prng(3);
   for (let round = 0; round < 500; round++) {
     const bytes = Uint8Array.from({ length: Math.floor(rand() * 20) }, () => Math.floor(rand() * 256));
     const rows = decodePostings([bytes, bytes], 5);

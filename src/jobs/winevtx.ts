@@ -28,6 +28,7 @@ import type { EventSink, SigmaRuleRef } from '../search/index.js';
 import type { CompiledSigma } from '../sigma/index.js';
 import { type CompiledRuleSet, defaultYaraEngine, type YaraEngine } from '../yara/index.js';
 import { type DecodeOptions, failureInsights, jobDecoding, jobFiles } from './job-files.js';
+import { collectGarbage } from './memory.js';
 import type { JobRunner, RunContext } from './types.js';
 
 /** A job's event index while the job runs (see the search module). */
@@ -85,6 +86,7 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
           ...(yara === undefined ? {} : { yaraPayloads: true }),
         });
       const insights = await analyse(input, ctx, analyzer, sigma, index, scans);
+      collectGarbage(); // the analysis is garbage now; the index completes on other threads
       if (insights.length > 0 && insights.every(isErrorInsight)) index?.abort();
       else await index?.commit();
       return insights;

@@ -219,6 +219,19 @@ export class EventIndex {
       .all(...head, ...params, limit, offset) as RawRow[];
   }
 
+  /** The trigram blocks rows [lo, hi] touch, in row order: [block, first row, last row] of each. */
+  private *blocksOf(range: readonly [number, number]): Generator<[number, number, number]> {
+    const { blockRows, textBlocks } = this.meta;
+    const lo = Math.max(range[0], 1);
+    const hi = Math.min(range[1], textBlocks * blockRows);
+    for (let k = Math.floor((lo - 1) / blockRows); k < textBlocks; k++) {
+      const from = Math.max(lo, k * blockRows + 1);
+      const to = Math.min(hi, (k + 1) * blockRows);
+      if (from > to) return;
+      yield [k, from, to];
+    }
+  }
+
   /** The first `wanted` matches: block by block in row order, each candidate confirmed exactly. */
   private byTrigrams(
     match: string,
@@ -228,14 +241,9 @@ export class EventIndex {
     params: unknown[],
     wanted: number,
   ) {
-    const { blockRows, textBlocks } = this.meta;
-    const lo = Math.max(range[0], 1);
-    const hi = Math.min(range[1], textBlocks * blockRows);
     const rows: RawRow[] = [];
-    for (let k = Math.floor((lo - 1) / blockRows); k < textBlocks && rows.length < wanted; k++) {
-      const from = Math.max(lo, k * blockRows + 1);
-      const to = Math.min(hi, (k + 1) * blockRows);
-      if (from > to) break;
+    for (const [k, from, to] of this.blocksOf(range)) {
+      if (rows.length >= wanted) break;
       const t = textBlock(k);
       const join = bodies ? ' CROSS JOIN bodies b ON b.n = t.rowid' : '';
       const sql = `SELECT ${ROW_COLUMNS} FROM ${t} t${join} CROSS JOIN events e ON e.n = t.rowid WHERE ${t} MATCH ? AND t.rowid BETWEEN ? AND ?${where} ORDER BY t.rowid LIMIT ?`;
@@ -258,9 +266,6 @@ export class EventIndex {
     params: unknown[],
     wanted: number,
   ) {
-    const { blockRows, textBlocks } = this.meta;
-    const lo = Math.max(range[0], 1);
-    const hi = Math.min(range[1], textBlocks * blockRows);
     const postings = this.prepare(
       'SELECT postings FROM events_grams WHERE block = ? AND gram = ? ORDER BY part',
     ).pluck();
@@ -268,15 +273,13 @@ export class EventIndex {
       `SELECT ${ROW_COLUMNS} FROM events e WHERE e.n IN (SELECT value FROM json_each(?))${where} ORDER BY e.n LIMIT ?`,
     ).raw();
     const rows: RawRow[] = [];
-    blocks: for (let k = Math.floor((lo - 1) / blockRows); k < textBlocks && rows.length < wanted; k++) {
-      const from = Math.max(lo, k * blockRows + 1);
-      const to = Math.min(hi, (k + 1) * blockRows);
-      if (from > to) break;
+    blocks: for (const [k, from, to] of this.blocksOf(range)) {
+      if (rows.length >= wanted) break;
       const cursors: PostingsCursor[] = [];
       for (const g of grams) {
         const parts = postings.all(k, g) as Uint8Array[];
         if (parts.length === 0) continue blocks;
-        cursors.push(new PostingsCursor(parts, k * blockRows));
+        cursors.push(new PostingsCursor(parts, k * this.meta.blockRows));
       }
       cursors.sort((x, y) => x.bytes - y.bytes);
       cursors[0]!.seek(from);
