@@ -8,9 +8,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { after, test } from 'node:test';
 import { prng } from '../fixtures/prng.js';
-import { jsonPieces, writeJsonFile } from '../src/cli/json-output.js';
+import { jsonPieces, printJson, writeJsonFile } from '../src/cli/json-output.js';
+import { Output } from '../src/cli/output.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tae-json-output-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -73,4 +75,20 @@ test('a document file holds the JSON text and a newline; an unwritable path is a
   writeJsonFile(path, doc);
   assert.equal(readFileSync(path, 'utf8'), `${JSON.stringify(doc, null, 2)}\n`);
   assert.throws(() => writeJsonFile(dir, doc), /cannot write .*: EISDIR/);
+});
+
+test('a document printed through a slow stream arrives whole, in writes of bounded size', async () => {
+  const doc = { rows: Array.from({ length: 5000 }, (_, i) => ({ n: i, text: `row ${i} ünï` })) };
+  const writes: string[] = [];
+  const stream = new Writable({
+    highWaterMark: 1024,
+    write(chunk: Buffer, _encoding, done) {
+      writes.push(chunk.toString('utf8'));
+      setImmediate(done);
+    },
+  });
+  await printJson(doc, new Output(stream));
+  assert.equal(writes.join(''), `${JSON.stringify(doc, null, 2)}\n`);
+  assert.ok(writes.length > 3, `several writes (${writes.length})`);
+  assert.ok(Math.max(...writes.map((w) => w.length)) < 2 * 65_536, 'none holds the whole document');
 });

@@ -10,7 +10,7 @@ import type { SqliteDatabase, SqliteStatement } from '../../native/sqlite.js';
 import { TaeError } from '../errors/index.js';
 import type { IndexTableRow } from '../insights/index.js';
 import type { FilterOperator } from '../lookup/index.js';
-import { commonRows, PostingsCursor } from './grams.js';
+import { commonRows, PostingsCursor } from './postings.js';
 import { type IndexFormat, READABLE_FORMATS, textBlock } from './schema.js';
 import { fold, ftsMatch, needleTrigrams } from './text.js';
 import { registerTextTest, textCondition } from './text-match.js';
