@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { prng } from '../fixtures/prng.js';
 import { GramBuilder } from '../src/search/grams.js';
+import { needleTrigrams } from '../src/search/needles.js';
 import { commonRows, decodePostings, PostingsCursor } from '../src/search/postings.js';
-import { needleTrigrams } from '../src/search/text.js';
 
 const ALPHABET = ['a', 'b', 'c', ' ', '\u001f', 'é', 'ς', '😀', '𝔸', '\ud800', '\udc00', '\u0000', 'z'];
 

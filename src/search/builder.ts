@@ -140,11 +140,6 @@ export class EventIndexBuilder implements EventSink {
     }
   }
 
-  /** Events taken so far. */
-  get count(): number {
-    return this.staged + this.batch.length;
-  }
-
   add(e: EvtxEvent, file: string, rules: readonly SigmaRuleRef[]): void {
     this.ensureOpen();
     const titles: string[] = [];
