@@ -1,7 +1,7 @@
 /**
  * A finished event index, open for queries. Every value a caller sends is a bound parameter:
  * column names come from a fixed table, a `details.<name>` path is itself a parameter, and
- * trigrams are looked up as values (format 3) or quoted into an FTS expression (text.ts).
+ * trigrams are looked up as values (format 3) or quoted into an FTS expression (needles.ts).
  * Filters are exact and case-insensitive (tested in JS, the lookup endpoint's semantics);
  * negative operators are the complement of their positive twin, so an absent field satisfies
  * `not_equals` and `does_not_contain` and nothing else.
