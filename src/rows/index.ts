@@ -7,7 +7,6 @@ export {
   FOLDS_TO_ASCII,
   type IndexRow,
   indexRow,
-  NON_ASCII,
   restoreEvent,
   type StoredEvent,
 } from './row.js';
