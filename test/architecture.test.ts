@@ -15,7 +15,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   evtx: ['errors'],
   parse: ['errors', 'evtx'],
   /** Decode workers that also match Sigma rules, and the events they send back. */
-  pipeline: ['errors', 'evtx', 'parse', 'sigma'],
+  pipeline: ['errors', 'evtx', 'parse', 'sigma', 'lookup', 'rows'],
   sigma: ['errors', 'evtx', 'base64'],
   lookup: ['errors'],
   insights: [],
@@ -26,7 +26,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   crypto: ['errors'],
   report: ['errors', 'analysis', 'sigma', 'insights'],
   http: ['errors', 'service'],
-  search: ['errors', 'evtx', 'analysis', 'insights', 'lookup', 'native'],
+  /** One event as the index stores it, and rows packed where they are made. */
+  rows: ['evtx', 'analysis', 'insights'],
+  search: ['errors', 'evtx', 'analysis', 'insights', 'lookup', 'rows', 'native'],
   store: ['errors', 'crypto', 'native'],
   jobs: [
     'errors',
@@ -90,7 +92,17 @@ const IO_MODULES = [
   'node:child_process',
   'node:worker_threads',
 ];
-const PURE = new Set(['evtx', 'errors', 'base64', 'sigma', 'lookup', 'insights', 'analysis', 'payloads']);
+const PURE = new Set([
+  'evtx',
+  'errors',
+  'base64',
+  'sigma',
+  'lookup',
+  'insights',
+  'analysis',
+  'payloads',
+  'rows',
+]);
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>

@@ -6,7 +6,7 @@
 import { openSqlite } from '../../native/sqlite.js';
 import { type DescribeEvent, indexTableRow, type SigmaMatchInput } from '../../src/analysis/index.js';
 import type { EvtxEvent } from '../../src/evtx/index.js';
-import { searchableText } from '../../src/search/text.js';
+import { searchableText } from '../../src/rows/index.js';
 
 type Rule = SigmaMatchInput['rule'];
 
