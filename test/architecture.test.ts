@@ -21,13 +21,15 @@ const ALLOWED: Record<string, readonly string[]> = {
   insights: [],
   yara: ['errors', 'native', 'base64'],
   rules: ['errors', 'sigma', 'native'],
-  analysis: ['errors', 'evtx', 'sigma', 'insights'],
+  analysis: ['errors', 'evtx', 'sigma', 'insights', 'messages'],
   payloads: ['errors', 'evtx', 'base64'],
   crypto: ['errors'],
   report: ['errors', 'analysis', 'sigma', 'insights'],
   http: ['errors', 'service'],
   /** One event as the index stores it, and rows packed where they are made. */
-  rows: ['evtx', 'analysis', 'insights'],
+  rows: ['evtx', 'insights', 'messages'],
+  /** Windows messages and an event's Event Table row: what a decode worker needs to make rows. */
+  messages: ['evtx', 'insights'],
   search: ['errors', 'evtx', 'analysis', 'insights', 'lookup', 'rows', 'native'],
   store: ['errors', 'crypto', 'native'],
   jobs: [

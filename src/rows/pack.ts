@@ -6,8 +6,9 @@
  * text in `bytes` (start -1 for null). A row is packed without its file, Sigma rules and rule
  * titles, which only the job's thread knows: `stagedValues` adds them.
  */
-import type { DescribeEvent } from '../analysis/index.js';
+
 import type { EvtxEvent } from '../evtx/index.js';
+import type { DescribeEvent } from '../messages/index.js';
 import { indexRow, restoreEvent, type StoredEvent } from './row.js';
 import { fold, SEPARATOR } from './text.js';
 

@@ -10,8 +10,9 @@
  * shows differently) is kept in `extra` as it is, so `restoreEvent` always returns the event
  * the job saw. `body` (the folded searchable text) feeds the trigram index only; it is not kept.
  */
-import { type DescribeEvent, indexTableRow } from '../analysis/index.js';
+
 import type { EvtxEvent } from '../evtx/index.js';
+import { type DescribeEvent, indexTableRow } from '../messages/index.js';
 import { joinSearchable } from './text.js';
 
 /** The columns of a staged event after its arrival number, in `staged` order (schema.ts). */
