@@ -15,9 +15,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   evtx: ['errors'],
   parse: ['errors', 'evtx'],
   /** Decode workers that also match Sigma rules, and the events they send back. */
-  pipeline: ['errors', 'evtx', 'parse', 'sigma', 'lookup', 'rows'],
+  pipeline: ['errors', 'evtx', 'parse', 'sigma', 'lookup', 'messages', 'rows'],
   sigma: ['errors', 'evtx', 'base64'],
-  lookup: ['errors'],
+  lookup: ['errors', 'messages'],
   insights: [],
   yara: ['errors', 'native', 'base64'],
   rules: ['errors', 'sigma', 'native'],

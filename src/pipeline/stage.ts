@@ -5,6 +5,8 @@
  * there, packed, so that the event need not go on to the thread that stages it.
  */
 import type { DecodedChunk, EvtxEvent } from '../evtx/index.js';
+import { eventDescriptions } from '../lookup/index.js';
+import type { Descriptions } from '../messages/index.js';
 import { DecodePool, type EvtxParse } from '../parse/index.js';
 import type { PackedRows, RowRef } from '../rows/index.js';
 import { type CompiledSigma, type PortableSigma, portableFits, type SigmaRule } from '../sigma/index.js';
@@ -31,8 +33,19 @@ export interface StagedChunk extends DecodedChunk {
 
 const workerUrl = new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 
+/** What the pool's workers are given when they start: the Windows message texts, for rows. */
+export interface PipelineWorkerData {
+  readonly descriptions: Descriptions;
+}
+
 /** A decode pool whose workers also run the stage of each task. */
-export const pipelinePool = (threads: number): DecodePool => new DecodePool(threads, workerUrl);
+export const pipelinePool = (threads: number): DecodePool =>
+  new DecodePool(
+    threads,
+    workerUrl,
+    undefined,
+    (): PipelineWorkerData => ({ descriptions: eventDescriptions() }),
+  );
 
 export interface LazyPool {
   readonly get: () => DecodePool;

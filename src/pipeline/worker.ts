@@ -6,11 +6,12 @@
  * event's index row is made here too, packed. A failure here never loses records: the chunk
  * goes back unmatched (or without rows) and the main thread does that work.
  */
-import { eventDescriber } from '../lookup/index.js';
+import { workerData } from 'node:worker_threads';
+import { describerOf } from '../messages/index.js';
 import { decodeWorker, type SpanResult, type SpanTask } from '../parse/index.js';
 import { type PackedRows, RowPacker } from '../rows/index.js';
 import { type LoadedPortable, loadPortable, sigmaEventFromEvtx } from '../sigma/index.js';
-import type { PipelineStage, RowsStage, StagedChunk } from './stage.js';
+import type { PipelineStage, PipelineWorkerData, RowsStage, StagedChunk } from './stage.js';
 
 let rules: { readonly version: string; readonly loaded: LoadedPortable | null } | undefined;
 
@@ -45,13 +46,19 @@ function matchChunk(chunk: SpanResult['chunks'][number], loaded: LoadedPortable)
   return { ...chunk, sigma };
 }
 
-/** One packer per kind of message: the lookup data is loaded once, by the first task that needs it. */
+/**
+ * One packer per kind of message. The messages come from the texts the pool gave this worker
+ * (pipelinePool): without them, a task that asks for messages gets no rows, and the rows are
+ * made where they are staged.
+ */
 const packers = new Map<boolean, RowPacker>();
 
 function packChunk(chunk: SpanResult['chunks'][number], rows: RowsStage): PackedRows | undefined {
   let packer = packers.get(rows.messages);
   if (packer === undefined) {
-    packer = new RowPacker(rows.messages ? eventDescriber() : undefined);
+    const descriptions = (workerData as PipelineWorkerData | null)?.descriptions;
+    if (rows.messages && descriptions === undefined) return undefined;
+    packer = new RowPacker(rows.messages ? describerOf(descriptions!) : undefined);
     packers.set(rows.messages, packer);
   }
   try {
