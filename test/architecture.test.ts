@@ -27,7 +27,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   report: ['errors', 'analysis', 'sigma', 'insights'],
   http: ['errors', 'service'],
   /** One event as the index stores it, and rows packed where they are made. */
-  rows: ['evtx', 'insights', 'messages'],
+  rows: ['evtx', 'messages'],
   /** Windows messages and an event's Event Table row: what a decode worker needs to make rows. */
   messages: ['evtx', 'insights'],
   search: ['errors', 'evtx', 'analysis', 'insights', 'lookup', 'rows', 'native'],

@@ -4,13 +4,12 @@
  * boundary in one piece each, and the writer binds their texts as byte ranges without making a
  * string of any. Per row: ts, record id, chars (NaN for null), then the start and end of each
  * text in `bytes` (start -1 for null). A row is packed without its file, Sigma rules and rule
- * titles, which only the job's thread knows: `stagedValues` adds them.
+ * titles, which only the job's thread knows: the writer adds them (search/packed.ts).
  */
 
 import type { EvtxEvent } from '../evtx/index.js';
 import type { DescribeEvent } from '../messages/index.js';
-import { indexRow, restoreEvent, type StoredEvent } from './row.js';
-import { fold, SEPARATOR } from './text.js';
+import { indexRow } from './row.js';
 
 /** The rows of one chunk, in the order of its events. */
 export interface PackedRows {
@@ -26,9 +25,10 @@ export interface RowRef {
 }
 
 /** The packed texts, by their IndexRow position (event id … body). */
-const TEXTS = [2, 4, 5, 6, 7, 8, 10, 11, 12, 14] as const;
-const NUMS = 3;
-const STRIDE = NUMS + 2 * TEXTS.length;
+export const TEXTS = [2, 4, 5, 6, 7, 8, 10, 11, 12, 14] as const;
+/** Numbers per row before the text offsets; a row's slots in `nums`. */
+export const NUMS = 3;
+export const STRIDE = NUMS + 2 * TEXTS.length;
 const NONE: readonly never[] = [];
 
 export class RowPacker {
@@ -81,67 +81,4 @@ export class RowPacker {
     this.bytes.copy(grown, 0, 0, this.at);
     this.bytes = grown;
   }
-}
-
-/** Text `k` (a TEXTS position) of row `at`: its bytes, or null. */
-function textBytes(p: PackedRows, at: number, k: number): Buffer | null {
-  const start = p.nums[at * STRIDE + NUMS + 2 * k]!;
-  if (start < 0) return null;
-  const end = p.nums[at * STRIDE + NUMS + 2 * k + 1]!;
-  return Buffer.from(p.bytes.buffer, p.bytes.byteOffset + start, end - start);
-}
-
-const num = (v: number): number | null => (Number.isNaN(v) ? null : v);
-
-/**
- * The `staged` columns after `seq` (schema.ts) of row `at`, texts as UTF-8 bytes: the values
- * `indexRow(e, file, ruleNos, titles)` gives, byte for byte once stored as text.
- */
-export function stagedValues(
-  p: PackedRows,
-  at: number,
-  file: number,
-  ruleNos: readonly number[],
-  titles: readonly string[],
-): unknown[] {
-  const n = at * STRIDE;
-  const t = (k: number) => textBytes(p, at, k);
-  let body = t(9)!;
-  if (titles.length > 0)
-    body = Buffer.concat([body, Buffer.from(titles.map((x) => SEPARATOR + fold(x)).join(''), 'utf8')]);
-  return [
-    num(p.nums[n]!),
-    file,
-    t(0),
-    p.nums[n + 1]!,
-    t(1),
-    t(2),
-    t(3),
-    t(4),
-    t(5),
-    ruleNos.length === 0 ? null : JSON.stringify(ruleNos),
-    t(6),
-    t(7),
-    t(8),
-    num(p.nums[n + 2]!),
-    body,
-  ];
-}
-
-/** The event row `at` was made from (for a duplicate, which is kept as the event's JSON). */
-export function packedEvent(p: PackedRows, at: number): EvtxEvent {
-  const n = at * STRIDE;
-  const s = (k: number) => textBytes(p, at, k)?.toString('utf8') ?? null;
-  const stored: StoredEvent = {
-    ts: num(p.nums[n]!),
-    eventId: s(0)!,
-    recordId: p.nums[n + 1]!,
-    provider: s(2)!,
-    computer: s(3)!,
-    data: s(5)!,
-    channel: s(6)!,
-    userSid: s(7),
-    extra: s(8)!,
-  };
-  return restoreEvent(stored);
 }

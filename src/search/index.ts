@@ -8,7 +8,7 @@ import { indexTableInsight } from '../insights/index.js';
 import type { EventIndex } from './event-index.js';
 import type { EventTableResponse, SearchQuery } from './types.js';
 
-export { fold, type IndexRow, indexRow, restoreEvent, SEPARATOR, type StoredEvent } from '../rows/index.js';
+export { fold, type IndexRow, indexRow, SEPARATOR } from '../rows/index.js';
 export {
   type BuildTarget,
   type BuiltIndex,
@@ -20,6 +20,7 @@ export {
 export { EventIndex, type IndexMeta, type RowRange } from './event-index.js';
 export { type RebuildOptions, rebuildInsights } from './rebuild.js';
 export { type CheckedSearch, checkSearchRequest } from './request.js';
+export { restoreEvent, type StoredEvent } from './restore.js';
 export { INDEX_FORMAT } from './schema.js';
 export {
   type EventFilter,

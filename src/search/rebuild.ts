@@ -14,8 +14,8 @@ import {
 } from '../analysis/index.js';
 import type { Diagnostic, EvtxEvent } from '../evtx/index.js';
 import type { Insight } from '../insights/index.js';
-import { restoreEvent } from '../rows/index.js';
 import type { EventIndex } from './event-index.js';
+import { restoreEvent } from './restore.js';
 import { INDEX_FORMAT, type IndexFormat } from './schema.js';
 
 export interface RebuildOptions {

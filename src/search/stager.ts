@@ -10,8 +10,9 @@ import { openSqlite, type SqliteDatabase } from '../../native/sqlite.js';
 import type { DescribeEvent } from '../analysis/index.js';
 import { TaeError } from '../errors/index.js';
 import type { EvtxEvent } from '../evtx/index.js';
-import { indexRow, packedEvent, type RowRef, stagedValues } from '../rows/index.js';
+import { indexRow, type RowRef } from '../rows/index.js';
 import { BUILD_CACHE_KIB, configure, keyOption, stagePath } from './complete.js';
+import { packedEvent, stagedValues } from './packed.js';
 import { STAGE_SCHEMA } from './schema.js';
 
 /**
