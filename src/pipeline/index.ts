@@ -18,7 +18,6 @@ export {
   lazyPool,
   type PipelineStage,
   pipelinePool,
-  pipelineStage,
-  type RowsStage,
   type StagedChunk,
+  sigmaStage,
 } from './stage.js';
