@@ -10,7 +10,8 @@ import { test } from 'node:test';
 import { prng } from '../fixtures/prng.js';
 import { GramBuilder } from '../src/search/grams.js';
 import { needleTrigrams } from '../src/search/needles.js';
-import { commonRows, decodePostings, PostingsCursor } from '../src/search/postings.js';
+import { commonRows, PostingsCursor } from '../src/search/postings.js';
+import { decodePostings } from './helpers/postings.js';
 
 const ALPHABET = ['a', 'b', 'c', ' ', '\u001f', 'é', 'ς', '😀', '𝔸', '\ud800', '\udc00', '\u0000', 'z'];
 

@@ -17,9 +17,9 @@ import type { EvtxEvent } from '../src/evtx/index.js';
 import { eventDescriber } from '../src/lookup/index.js';
 import { parseEvtx } from '../src/parse/index.js';
 import { checkSearchRequest, EventIndex, EventIndexBuilder } from '../src/search/index.js';
-import { decodePostings } from '../src/search/postings.js';
 import { blockRowsFor, MIN_TEXT_BLOCK_ROWS, TEXT_BLOCK_ROWS } from '../src/search/schema.js';
 import { storedText } from '../src/search/text-match.js';
+import { decodePostings } from './helpers/postings.js';
 import { smallLogEvents } from './helpers/small-log.js';
 
 const describe = eventDescriber();

@@ -63,14 +63,6 @@ export class PostingsCursor {
   }
 }
 
-/** The rows of one gram, all at once (tests, and readers of a whole list). */
-export function decodePostings(parts: readonly Uint8Array[], base: number): number[] {
-  const rows: number[] = [];
-  for (const c = new PostingsCursor(parts, base); c.value !== Number.POSITIVE_INFINITY; c.next())
-    rows.push(c.value);
-  return rows;
-}
-
 /**
  * Up to `most` rows ≤ `last` that every cursor holds, from where the cursors stand, ascending;
  * the cursors are left past them. `cursors[0]` leads: the shortest list, for the fewest steps.
