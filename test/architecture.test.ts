@@ -15,18 +15,22 @@ const ALLOWED: Record<string, readonly string[]> = {
   evtx: ['errors'],
   parse: ['errors', 'evtx'],
   /** Decode workers that also match Sigma rules, and the events they send back. */
-  pipeline: ['errors', 'evtx', 'parse', 'sigma'],
+  pipeline: ['errors', 'evtx', 'parse', 'sigma', 'lookup', 'messages', 'rows'],
   sigma: ['errors', 'evtx', 'base64'],
-  lookup: ['errors'],
+  lookup: ['errors', 'messages'],
   insights: [],
   yara: ['errors', 'native', 'base64'],
   rules: ['errors', 'sigma', 'native'],
-  analysis: ['errors', 'evtx', 'sigma', 'insights'],
+  analysis: ['errors', 'evtx', 'sigma', 'insights', 'messages'],
   payloads: ['errors', 'evtx', 'base64'],
   crypto: ['errors'],
   report: ['errors', 'analysis', 'sigma', 'insights'],
   http: ['errors', 'service'],
-  search: ['errors', 'evtx', 'analysis', 'insights', 'lookup', 'native'],
+  /** One event as the index stores it, and rows packed where they are made. */
+  rows: ['evtx', 'messages'],
+  /** Windows messages and an event's Event Table row: what a decode worker needs to make rows. */
+  messages: ['evtx', 'insights'],
+  search: ['errors', 'evtx', 'analysis', 'insights', 'lookup', 'rows', 'native'],
   store: ['errors', 'crypto', 'native'],
   jobs: [
     'errors',
@@ -90,7 +94,17 @@ const IO_MODULES = [
   'node:child_process',
   'node:worker_threads',
 ];
-const PURE = new Set(['evtx', 'errors', 'base64', 'sigma', 'lookup', 'insights', 'analysis', 'payloads']);
+const PURE = new Set([
+  'evtx',
+  'errors',
+  'base64',
+  'sigma',
+  'lookup',
+  'insights',
+  'analysis',
+  'payloads',
+  'rows',
+]);
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>

@@ -7,8 +7,11 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { type EventDescription, writeEvtx } from '../fixtures/evtx-writer/index.js';
 import { createWinevtxRunner } from '../src/jobs/index.js';
+import { eventDescriber } from '../src/lookup/index.js';
 import { type DecodePool, parseEvtxStaged } from '../src/parse/index.js';
-import { pipelinePool, type StagedChunk, sigmaStage } from '../src/pipeline/index.js';
+import { pipelinePool, pipelineStage, type StagedChunk } from '../src/pipeline/index.js';
+import { indexRow } from '../src/rows/index.js';
+import { stagedValues } from '../src/search/packed.js';
 import { Engine, type JobStatusResponse } from '../src/service/index.js';
 import { type CompiledSigma, compileRuleSet, loadRules, portableSigma } from '../src/sigma/index.js';
 import { settle } from './helpers/engine-test.js';
@@ -116,8 +119,10 @@ test('rules a worker loads differently are matched on the main thread, never mis
 
 test('the pool workers send back the positions of the rules each record matched', async () => {
   const sigma = compiled(RULES);
-  const staged = sigmaStage(sigma);
+  const staged = pipelineStage(sigma, undefined);
   assert.ok(staged !== undefined);
+  const rules = staged.rules;
+  assert.ok(rules !== undefined);
   const pool = pipelinePool(2);
   pools.push(pool);
   const parse = parseEvtxStaged(log, { pool }, staged.stage);
@@ -129,8 +134,31 @@ test('the pool workers send back the positions of the rules each record matched'
     assert.equal(marks.length, chunk.records.length);
     matchedChunks++;
     for (const m of marks)
-      for (const k of m ?? []) titles[staged.rules[k]!.title] = (titles[staged.rules[k]!.title] ?? 0) + 1;
+      for (const k of m ?? []) titles[rules[k]!.title] = (titles[rules[k]!.title] ?? 0) + 1;
   }
   assert.ok(matchedChunks > 2);
   assert.deepEqual(titles, { 'Failed logon': 4000, Alice: 3000 });
+});
+
+test('the pool workers make the index row of each event, packed, as the staging thread would make it', async () => {
+  const staged = pipelineStage(undefined, { messages: true });
+  assert.ok(staged !== undefined && staged.rules === undefined);
+  const pool = pipelinePool(2);
+  pools.push(pool);
+  const describe = eventDescriber();
+  let rows = 0;
+  for await (const chunk of parseEvtxStaged(log, { pool }, staged.stage).chunks()) {
+    const packed = (chunk as StagedChunk).rows;
+    assert.ok(packed !== undefined, `chunk ${chunk.chunkIndex} came back without rows`);
+    const events = chunk.records.flatMap((r) => (r.event === undefined ? [] : [r.event]));
+    assert.equal(packed.count, events.length);
+    events.forEach((e, at) => {
+      const got = stagedValues(packed, at, 3, [2], ['Title']).map((v) =>
+        Buffer.isBuffer(v) ? v.toString('utf8') : v,
+      );
+      assert.deepEqual(got, indexRow(e, 3, [2], ['Title'], describe));
+      rows++;
+    });
+  }
+  assert.equal(rows, events.length);
 });

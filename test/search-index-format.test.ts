@@ -17,6 +17,7 @@ import type { SigmaMatchInput } from '../src/analysis/index.js';
 import type { EvtxEvent } from '../src/evtx/index.js';
 import { eventDescriber } from '../src/lookup/index.js';
 import { parseEvtx } from '../src/parse/index.js';
+import { type PackedRows, RowPacker, type RowRef } from '../src/rows/index.js';
 import {
   checkSearchRequest,
   EventIndex,
@@ -81,6 +82,51 @@ async function events(): Promise<EvtxEvent[]> {
 }
 
 let arrivals: Arrival[];
+const correlations: [Rule, number][] = [[RULES[0]!, Date.UTC(2024, 4, 1, 0, 0, 5)]];
+
+/**
+ * The current format built from `arrivals`; `packed`: from rows packed as a decode worker packs
+ * them (chunks of 7 events), staged on a writer thread from the 20th event on.
+ */
+async function buildCurrent(path: string, packed: boolean): Promise<void> {
+  const b = new EventIndexBuilder(
+    { path, key: null },
+    {
+      sigma: true,
+      describe,
+      textBlockRows: 16,
+      batchSize: 7,
+      worker: packed,
+      ...(packed ? { writerThreadFrom: 20 } : {}),
+    },
+  );
+  const packer = new RowPacker(describe);
+  let chunk: Arrival[] = [];
+  const flush = () => {
+    const rows: PackedRows = packer.take();
+    chunk.forEach((a, at) => {
+      const row: RowRef = { packed: rows, at };
+      if (a.kind === 'event') b.add(a.e, a.file, a.rules, row);
+      else b.duplicate(a.e, a.file, row);
+    });
+    chunk = [];
+  };
+  for (const a of arrivals) {
+    if (!packed) {
+      if (a.kind === 'event') b.add(a.e, a.file, a.rules);
+      else b.duplicate(a.e, a.file);
+      continue;
+    }
+    packer.add(a.e);
+    chunk.push(a);
+    if (chunk.length === 7) flush();
+  }
+  if (chunk.length > 0) flush();
+  for (const [rule, ts] of correlations) b.correlation(rule, ts);
+  for (const f of ['a.evtx', 'b.evtx', 'copy.evtx']) b.fileDiagnostics(f, []);
+  await b.finish();
+}
+
 let v1: SqliteDatabase;
 let v2: SqliteDatabase;
 let v3: SqliteDatabase;
@@ -92,19 +138,8 @@ before(async () => {
     const event: Arrival = { kind: 'event', e, file: i < 30 ? 'a.evtx' : 'b.evtx', rules };
     return i % 9 === 4 ? [event, { kind: 'duplicate', e, file: 'copy.evtx' }] : [event];
   });
-  const correlations: [Rule, number][] = [[RULES[0]!, Date.UTC(2024, 4, 1, 0, 0, 5)]];
   writeFormat1Index(join(dir, 'v1.sqlite'), arrivals, { sigma: true, describe, blockRows: 16, correlations });
-  const b = new EventIndexBuilder(
-    { path: join(dir, 'v3.sqlite'), key: null },
-    { sigma: true, describe, textBlockRows: 16, batchSize: 7, worker: false },
-  );
-  for (const a of arrivals) {
-    if (a.kind === 'event') b.add(a.e, a.file, a.rules);
-    else b.duplicate(a.e, a.file);
-  }
-  for (const [rule, ts] of correlations) b.correlation(rule, ts);
-  for (const f of ['a.evtx', 'b.evtx', 'copy.evtx']) b.fileDiagnostics(f, []);
-  await b.finish();
+  await buildCurrent(join(dir, 'v3.sqlite'), false);
   v1 = openSqlite(join(dir, 'v1.sqlite'), { readonly: true });
   writeFormat2Index(join(dir, 'v3.sqlite'), join(dir, 'v2.sqlite'));
   v2 = openSqlite(join(dir, 'v2.sqlite'), { readonly: true });
@@ -132,6 +167,26 @@ function pages(db: SqliteDatabase, body: Record<string, unknown>) {
   }
   return rows;
 }
+
+test('rows packed where the events are decoded build the same index, table for table, as the events', async () => {
+  const path = join(dir, 'v3-packed.sqlite');
+  await buildCurrent(path, true);
+  const packed = openSqlite(path, { readonly: true });
+  try {
+    const tables = v3
+      .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
+      .pluck()
+      .all() as string[];
+    assert.ok(tables.includes('events') && tables.includes('events_grams') && tables.includes('duplicates'));
+    for (const t of tables) {
+      const all = (db: SqliteDatabase) => db.prepare(`SELECT * FROM "${t}" ORDER BY rowid`).raw().all();
+      assert.deepEqual(all(packed), all(v3), `table ${t}`);
+    }
+    assert.equal((v3.prepare('SELECT count(*) FROM duplicates').pluck().get() as number) > 0, true);
+  } finally {
+    packed.close();
+  }
+});
 
 test('the builder writes the current format; indexes of formats 1 and 2 still open', () => {
   assert.equal(INDEX_FORMAT, 3);

@@ -6,6 +6,7 @@
 import { invalidOption } from '../errors/index.js';
 import type { Diagnostic, EvtxEvent } from '../evtx/index.js';
 import type { Insight } from '../insights/index.js';
+import { type DescribeEvent, renderMessage } from '../messages/index.js';
 import { AuthenticationBuilder } from './builders/authentication.js';
 import { ComputerFindingsBuilder } from './builders/computer-findings.js';
 import { EventIdMetricsBuilder } from './builders/event-id-metrics.js';
@@ -20,7 +21,6 @@ import { TimelineBuilder } from './builders/timeline.js';
 import { RecordSet } from './dedup.js';
 import { EXTRACTORS, type Extractor } from './extract/index.js';
 import type { Fact, FactKind } from './facts.js';
-import { type DescribeEvent, renderMessage } from './message.js';
 import { TwinIndex } from './twins.js';
 import {
   type Builder,

@@ -4,6 +4,14 @@
  * Persistence), message rendering and record de-duplication. The insight shapes themselves
  * live in src/insights.
  */
+
+export {
+  type DescribeEvent,
+  indexTableRow,
+  renderMessage,
+  resolveParameters,
+  summarizeFields,
+} from '../messages/index.js';
 export {
   type AnalysisResults,
   type Analyzer,
@@ -18,8 +26,6 @@ export {
 } from './builders/payload-yara.js';
 export { contentHash, RecordSet } from './dedup.js';
 export { importanceOfSigma } from './importance.js';
-export { indexTableRow } from './index-row.js';
-export { type DescribeEvent, renderMessage, resolveParameters, summarizeFields } from './message.js';
 export {
   correlationErrorInsight,
   createSigmaPass,

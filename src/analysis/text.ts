@@ -1,25 +1,14 @@
 /** Small text helpers shared by the builders: event fields as text, times, names, clipping. */
 import type { EvtxEvent } from '../evtx/index.js';
+import { clip, formatTime, isBlank, oneLine } from '../messages/index.js';
+
+export { clip, formatTime, isBlank, oneLine };
 
 /** A field as one string: absent → '', a multi-valued field joined with ', '. */
 export function field(e: EvtxEvent, name: string): string {
   const v = e.data[name];
   if (v === undefined) return '';
   return typeof v === 'string' ? v : v.join(', ');
-}
-
-/** Windows writes '-' (and sometimes '' or a null SID) where a value is absent. */
-export const isBlank = (s: string): boolean =>
-  s === '' || s === '-' || s === 'S-1-0-0' || s === '::' || s === 'N/A';
-
-const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
-
-/** `YYYY-MM-DD HH:MM:SS` in UTC (the spec's timestamp text), or '-' for no time. */
-export function formatTime(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '-';
-  const d = new Date(ms);
-  if (Number.isNaN(d.getTime())) return '-';
-  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
 }
 
 /**
@@ -39,16 +28,6 @@ export const cleanCell = (s: string, max = 2000): string =>
 
 /** Every cell of every row cleaned (see cleanCell). */
 export const cleanRows = (rows: string[][]): string[][] => rows.map((r) => r.map((c) => cleanCell(c)));
-
-/** Cuts to `max` characters, marking the cut with '…'. */
-export const clip = (s: string, max: number): string => (s.length <= max ? s : `${s.slice(0, max - 1)}…`);
-
-/** One line: runs of control characters (CR, LF, tabs, …) become one space; then clipped. */
-export function oneLine(s: string, max: number): string {
-  // Control characters from hostile data would break table cells and DOT labels alike.
-  const flat = s.length > max * 4 ? s.slice(0, max * 4) : s;
-  return clip(flat.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim(), max);
-}
 
 /** The file name of a Windows or device path (`\device\harddiskvolume1\…\svchost.exe` → `svchost.exe`). */
 export function basename(path: string): string {

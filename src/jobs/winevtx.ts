@@ -117,12 +117,23 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
     // The pool's workers match the rules where they decode (see the pipeline module).
     const decoded = await decodeFiles(
       jobFiles(ctx, input.file_ids),
-      { ...jobDecoding(ctx, options), ...(sigma === undefined ? {} : { sigma }) },
       {
-        event(e, file, matched) {
+        ...jobDecoding(ctx, options),
+        ...(sigma === undefined ? {} : { sigma }),
+        // The index's rows are made where the events are decoded, and only the rows travel on.
+        ...(index?.rows === undefined ? {} : { rows: index.rows }),
+      },
+      {
+        event(e, file, matched, row) {
           const added = pass.add(e, file.name, matched);
-          if (!added.fresh) index?.duplicate(e, file.name);
-          else index?.add(e, file.name, added.rules.length === 0 ? NO_RULES : added.rules.map(sigmaRuleRef));
+          if (!added.fresh) index?.duplicate(e, file.name, row);
+          else
+            index?.add(
+              e,
+              file.name,
+              added.rules.length === 0 ? NO_RULES : added.rules.map(sigmaRuleRef),
+              row,
+            );
           return added.fresh ? scans?.add(e, file.name) : undefined;
         },
         fileDone({ name, parse }) {

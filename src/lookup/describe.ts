@@ -3,6 +3,7 @@
  * (with its `%1` placeholders), found by provider and id. Several rows (versions, OS builds)
  * may describe one event; the last one in the table (the newest version) is used.
  */
+import { type Descriptions, describerOf, descriptionKey } from '../messages/index.js';
 import { builtinLookupDataset, type LookupDataset } from './dataset.js';
 
 export type EventDescriber = (eventId: number, provider: string) => string | undefined;
@@ -15,19 +16,20 @@ export const isBuiltinDescriber = (describe: unknown): boolean =>
   typeof describe === 'function' && builtin.has(describe as EventDescriber);
 
 export function eventDescriber(dataset?: LookupDataset): EventDescriber {
-  const describe = describerOf(dataset ?? builtinLookupDataset());
+  const describe = describerOf(eventDescriptions(dataset));
   if (dataset === undefined) builtin.add(describe);
   return describe;
 }
 
-function describerOf(dataset: LookupDataset): EventDescriber {
-  const table = dataset.tables.event_id;
+/** The event-id dataset's descriptions as entries (see the messages module), e.g. for a worker. */
+export function eventDescriptions(dataset?: LookupDataset): Descriptions {
+  const table = (dataset ?? builtinLookupDataset()).tables.event_id;
   const col = (name: string) => table.columns.indexOf(name);
   const [id, provider, description] = [col('Event ID'), col('Provider'), col('Description Short')];
-  const byKey = new Map<string, string>();
+  const entries: [string, string][] = [];
   for (const row of table.rows) {
     const text = row[description] ?? '';
-    if (text !== '') byKey.set(`${(row[provider] ?? '').toLowerCase()}\u0000${row[id] ?? ''}`, text);
+    if (text !== '') entries.push([descriptionKey(row[id] ?? '', row[provider] ?? ''), text]);
   }
-  return (eventId, p) => byKey.get(`${p.toLowerCase()}\u0000${eventId}`);
+  return entries;
 }

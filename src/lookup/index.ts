@@ -17,7 +17,7 @@ export {
   LookupDataset,
   type LookupRow,
 } from './dataset.js';
-export { type EventDescriber, eventDescriber, isBuiltinDescriber } from './describe.js';
+export { type EventDescriber, eventDescriber, eventDescriptions, isBuiltinDescriber } from './describe.js';
 export { FILTER_OPERATORS, type FilterOperator } from './filters.js';
 export type { ImportDiagnostic, ImportResult } from './import/common.js';
 export { IMPORT_LIMITS } from './import/common.js';

@@ -40,6 +40,8 @@ export class DecodePool {
     readonly threads: number,
     private readonly worker: URL = workerUrl,
     private readonly idleMs = DECODE_POOL_IDLE_MS,
+    /** What each worker gets as `workerData` when it starts (asked for at each start). */
+    private readonly workerData?: () => unknown,
   ) {}
 
   private start(): Piscina {
@@ -51,6 +53,7 @@ export class DecodePool {
       // A second task waits in each worker, so it never idles while the main thread dispatches.
       concurrentTasksPerWorker: 2,
       resourceLimits: { maxYoungGenerationSizeMb: DECODE_WORKER_YOUNG_MB },
+      ...(this.workerData === undefined ? {} : { workerData: this.workerData() }),
     });
     return this.piscina;
   }

@@ -16,8 +16,9 @@ import {
   isEvtxReader,
   parseEvtxStaged,
 } from '../parse/index.js';
+import type { RowRef } from '../rows/index.js';
 import type { CompiledSigma, SigmaRule } from '../sigma/index.js';
-import { forEachEvent, sigmaStage } from './stage.js';
+import { forEachEvent, pipelineStage, type RowsStage } from './stage.js';
 
 /** One input: a name, and how to open it (its bytes and size). */
 export interface PipelineFile {
@@ -49,6 +50,8 @@ export interface FilesVisitor {
     e: EvtxEvent,
     file: FileInProgress,
     matched: readonly SigmaRule[] | undefined,
+    /** The event's index row, made by a worker when `rows` asked for it. */
+    row?: RowRef,
   ): undefined | Promise<void>;
   /** The file was decoded to its end (its diagnostics are complete). */
   fileDone?(file: FileInProgress): void;
@@ -64,6 +67,8 @@ export interface DecodeFilesOptions {
   readonly signal?: AbortSignal;
   /** Rules the pool's workers match (a pool from `pipelinePool`); the visitor matches the rest. */
   readonly sigma?: CompiledSigma;
+  /** The pool's workers make each event's index row (events decoded inline come without). */
+  readonly rows?: RowsStage;
 }
 
 export interface DecodeFilesResult {
@@ -82,7 +87,7 @@ export async function decodeFiles(
 ): Promise<DecodeFilesResult> {
   const inlineBelow = options.inlineBelowBytes ?? INLINE_BELOW_BYTES;
   // The portable rules are made (or read) only once a file goes to the pool.
-  let staged: ReturnType<typeof sigmaStage> | null = null;
+  let staged: ReturnType<typeof pipelineStage> | null = null;
   const failures: { file: string; error: TaeError }[] = [];
   let parsed = 0;
   let pooledAny: DecodePool | undefined;
@@ -102,14 +107,14 @@ export async function decodeFiles(
           ...(options.signal ? { signal: options.signal } : {}),
           ...(pool ? { pool } : {}),
         };
-        if (pooled) staged ??= sigmaStage(options.sigma);
+        if (pooled) staged ??= pipelineStage(options.sigma, options.rows);
         const stage = pooled ? staged : undefined;
         const parse = parseEvtxStaged(source, parseOptions, stage?.stage);
         const file: FileInProgress = { name, index, size: opened.size, parse };
         await forEachEvent(
           parse,
           stage?.rules,
-          (e, matched) => visitor.event(e, file, matched),
+          (e, matched, row) => visitor.event(e, file, matched, row),
           visitor.ready?.bind(visitor),
         );
         visitor.fileDone?.(file);

@@ -18,6 +18,7 @@ export {
   lazyPool,
   type PipelineStage,
   pipelinePool,
+  pipelineStage,
+  type RowsStage,
   type StagedChunk,
-  sigmaStage,
 } from './stage.js';

@@ -1,26 +1,51 @@
 /**
  * What the pool's workers do beyond decoding (worker.ts), and the events that come back: each
  * with the Sigma rules a worker matched, or none when the main thread must match it (a chunk
- * decoded inline, or rules a worker could not load).
+ * decoded inline, or rules a worker could not load); and, when asked, with its index row made
+ * there, packed, so that the event need not go on to the thread that stages it.
  */
 import type { DecodedChunk, EvtxEvent } from '../evtx/index.js';
+import { eventDescriptions } from '../lookup/index.js';
+import type { Descriptions } from '../messages/index.js';
 import { DecodePool, type EvtxParse } from '../parse/index.js';
+import type { PackedRows, RowRef } from '../rows/index.js';
 import { type CompiledSigma, type PortableSigma, portableFits, type SigmaRule } from '../sigma/index.js';
 
 export interface PipelineStage {
   /** Sent with every task: the version and the shared texts only (titles stay here). */
   readonly sigma?: Pick<PortableSigma, 'version' | 'shared'>;
+  /** Make each event's index row; `messages`: with the built-in lookup data's messages. */
+  readonly rows?: RowsStage;
 }
 
-/** A chunk a worker matched: per record, the positions of the matched rules, or null for none. */
+export interface RowsStage {
+  readonly messages: boolean;
+}
+
+/**
+ * A chunk a worker matched: per record, the positions of the matched rules, or null for none;
+ * and (`rows`) the index row of each record that has an event, in record order.
+ */
 export interface StagedChunk extends DecodedChunk {
   readonly sigma?: readonly (readonly number[] | null)[];
+  readonly rows?: PackedRows;
 }
 
 const workerUrl = new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 
+/** What the pool's workers are given when they start: the Windows message texts, for rows. */
+export interface PipelineWorkerData {
+  readonly descriptions: Descriptions;
+}
+
 /** A decode pool whose workers also run the stage of each task. */
-export const pipelinePool = (threads: number): DecodePool => new DecodePool(threads, workerUrl);
+export const pipelinePool = (threads: number): DecodePool =>
+  new DecodePool(
+    threads,
+    workerUrl,
+    undefined,
+    (): PipelineWorkerData => ({ descriptions: eventDescriptions() }),
+  );
 
 export interface LazyPool {
   readonly get: () => DecodePool;
@@ -45,40 +70,56 @@ export function lazyPool(threads: number): LazyPool {
 const NONE: readonly SigmaRule[] = [];
 
 /**
- * The stage that has the pool's workers match `sigma`'s rules, and the rules their matches
- * name; none (rules matched on this thread) without a portable form that fits the rules.
+ * The stage that has the pool's workers match `sigma`'s rules (unless it has no portable form
+ * that fits the rules: then they are matched on this thread) and make the index rows `rows`
+ * asks for; the rules the workers' matches name. None when the workers have nothing to do.
  */
-export function sigmaStage(
+export function pipelineStage(
   sigma: CompiledSigma | undefined,
-): { readonly stage: PipelineStage; readonly rules: readonly SigmaRule[] } | undefined {
+  rows: RowsStage | undefined,
+): { readonly stage: PipelineStage; readonly rules: readonly SigmaRule[] | undefined } | undefined {
   const portable = sigma?.portable;
-  if (portable === undefined || !portableFits(portable, sigma!.loaded.rules)) return undefined;
-  const { version, shared } = portable;
-  return { stage: { sigma: { version, shared } }, rules: sigma!.loaded.rules };
+  const matching = portable !== undefined && portableFits(portable, sigma!.loaded.rules);
+  if (!matching && rows === undefined) return undefined;
+  return {
+    stage: {
+      ...(matching ? { sigma: { version: portable.version, shared: portable.shared } } : {}),
+      ...(rows === undefined ? {} : { rows }),
+    },
+    rules: matching ? sigma!.loaded.rules : undefined,
+  };
 }
 
 /**
  * Each event of `parse`, with the rules a worker matched (positions into `rules`, the rules the
- * portable form was made from), or `undefined` when it was not matched there.
+ * portable form was made from), or `undefined` when it was not matched there; and its index
+ * row when a worker made one.
  */
 export async function forEachEvent(
   parse: EvtxParse,
   rules: readonly SigmaRule[] | undefined,
-  visit: (e: EvtxEvent, matched: readonly SigmaRule[] | undefined) => undefined | Promise<void>,
+  visit: (
+    e: EvtxEvent,
+    matched: readonly SigmaRule[] | undefined,
+    row: RowRef | undefined,
+  ) => undefined | Promise<void>,
   /** Awaited after each chunk. */
   ready?: () => Promise<void> | undefined,
 ): Promise<void> {
   for await (const chunk of parse.chunks()) {
     const sigma = rules === undefined ? undefined : (chunk as StagedChunk).sigma;
+    const packed = (chunk as StagedChunk).rows;
     const records = chunk.records;
+    let rowAt = 0;
     for (let i = 0; i < records.length; i++) {
       const e = records[i]!.event;
       if (e === undefined) continue;
+      const row = packed === undefined ? undefined : { packed, at: rowAt++ };
       const at = sigma?.[i];
       const wait =
         sigma === undefined
-          ? visit(e, undefined)
-          : visit(e, at === null || at === undefined ? NONE : at.map((k) => rules![k]!));
+          ? visit(e, undefined, row)
+          : visit(e, at === null || at === undefined ? NONE : at.map((k) => rules![k]!), row);
       if (wait !== undefined) await wait; // the visitor's own work is behind (payload scans)
     }
     const waiting = ready?.();

@@ -2,12 +2,16 @@
  * The engine's pool worker: the decode worker, then, for tasks that carry Sigma rules, the
  * rules matched against each decoded event where the event was made. Only the positions of the
  * matched rules go back with the records (most records match none: `null`). The rules are
- * loaded and compiled once per version in each worker. A failure here never loses records:
- * the chunk goes back unmatched and the main thread matches it.
+ * loaded and compiled once per version in each worker. For tasks that ask for rows, each
+ * event's index row is made here too, packed. A failure here never loses records: the chunk
+ * goes back unmatched (or without rows) and the main thread does that work.
  */
+import { workerData } from 'node:worker_threads';
+import { describerOf } from '../messages/index.js';
 import { decodeWorker, type SpanResult, type SpanTask } from '../parse/index.js';
+import { type PackedRows, RowPacker } from '../rows/index.js';
 import { type LoadedPortable, loadPortable, sigmaEventFromEvtx } from '../sigma/index.js';
-import type { PipelineStage, StagedChunk } from './stage.js';
+import type { PipelineStage, PipelineWorkerData, RowsStage, StagedChunk } from './stage.js';
 
 let rules: { readonly version: string; readonly loaded: LoadedPortable | null } | undefined;
 
@@ -42,20 +46,48 @@ function matchChunk(chunk: SpanResult['chunks'][number], loaded: LoadedPortable)
   return { ...chunk, sigma };
 }
 
+/**
+ * One packer per kind of message. The messages come from the texts the pool gave this worker
+ * (pipelinePool): without them, a task that asks for messages gets no rows, and the rows are
+ * made where they are staged.
+ */
+const packers = new Map<boolean, RowPacker>();
+
+function packChunk(chunk: SpanResult['chunks'][number], rows: RowsStage): PackedRows | undefined {
+  let packer = packers.get(rows.messages);
+  if (packer === undefined) {
+    const descriptions = (workerData as PipelineWorkerData | null)?.descriptions;
+    if (rows.messages && descriptions === undefined) return undefined;
+    packer = new RowPacker(rows.messages ? describerOf(descriptions!) : undefined);
+    packers.set(rows.messages, packer);
+  }
+  try {
+    for (const r of chunk.records) if (r.event !== undefined) packer.add(r.event);
+    return packer.take();
+  } catch {
+    packer.take(); // the rows of a chunk travel whole or not at all
+    return undefined;
+  }
+}
+
 export default function pipelineWorker(task: SpanTask): SpanResult {
   const result = decodeWorker(task);
   const stage = task.stage as PipelineStage | undefined;
-  if (stage?.sigma === undefined || task.batchText === true) return result;
-  const loaded = rulesOf(stage);
-  if (loaded === null) return result;
+  if (stage === undefined || task.batchText === true) return result;
+  const loaded = stage.sigma === undefined ? null : rulesOf(stage);
+  const rows = stage.rows;
+  if (loaded === null && rows === undefined) return result;
   return {
     ...result,
     chunks: result.chunks.map((c) => {
-      try {
-        return matchChunk(c, loaded);
-      } catch {
-        return c;
+      let staged: StagedChunk = c;
+      if (loaded !== null) {
+        try {
+          staged = matchChunk(c, loaded);
+        } catch {}
       }
+      const packed = rows === undefined ? undefined : packChunk(c, rows);
+      return packed === undefined ? staged : { ...staged, rows: packed };
     }),
   };
 }

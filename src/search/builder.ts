@@ -11,6 +11,7 @@ import type { DescribeEvent, SigmaMatchInput } from '../analysis/index.js';
 import { invalidOption, TaeError } from '../errors/index.js';
 import type { Diagnostic, EvtxEvent } from '../evtx/index.js';
 import { isBuiltinDescriber } from '../lookup/index.js';
+import type { RowRef } from '../rows/index.js';
 import { closeGateAsync, newGate, removeBlockFiles } from './blocks.js';
 import {
   completeIndex,
@@ -33,10 +34,15 @@ export type SigmaRuleRef = SigmaMatchInput['rule'];
 
 /** What a parse job writes into its index. */
 export interface EventSink {
-  /** One new (not duplicate) event of `file`, with the Sigma rules it matched. */
-  add(event: EvtxEvent, file: string, rules: readonly SigmaRuleRef[]): void;
+  /**
+   * One new (not duplicate) event of `file`, with the Sigma rules it matched; `row`: the row a
+   * decode worker made of it (asked for with `rows`), staged instead of the event.
+   */
+  add(event: EvtxEvent, file: string, rules: readonly SigmaRuleRef[], row?: RowRef): void;
   /** A record of `file` the job skipped as a duplicate (kept only for the rebuild's counts). */
-  duplicate(event: EvtxEvent, file: string): void;
+  duplicate(event: EvtxEvent, file: string, row?: RowRef): void;
+  /** The rows decode workers should make for this sink (none: it makes its own). */
+  readonly rows?: { readonly messages: boolean } | undefined;
   /** A file's decode diagnostics (kept for the rebuild's Overview; at most 1,000 per file). */
   fileDiagnostics(file: string, diagnostics: readonly Diagnostic[]): void;
   /** A correlation hit, which has no single record. */
@@ -111,6 +117,8 @@ export class EventIndexBuilder implements EventSink {
   private readonly yara: [number, number, string][] = [];
   private staged = 0;
   private done = false;
+  /** Rows made by decode workers carry the built-in messages or none: other describers make their own. */
+  readonly rows: { readonly messages: boolean } | undefined;
 
   constructor(
     private readonly target: BuildTarget,
@@ -131,7 +139,9 @@ export class EventIndexBuilder implements EventSink {
     this.removeFiles();
     // The writer thread makes rows with its own describer: only the built-in one can be had there.
     const describe = options.describe;
-    this.threadable = options.worker !== false && (describe === undefined || isBuiltinDescriber(describe));
+    const builtin = describe === undefined || isBuiltinDescriber(describe);
+    this.threadable = options.worker !== false && builtin;
+    this.rows = builtin ? { messages: describe !== undefined } : undefined;
     try {
       this.stager = inThreadStager(target.path, target.key, describe);
     } catch (e) {
@@ -140,7 +150,7 @@ export class EventIndexBuilder implements EventSink {
     }
   }
 
-  add(e: EvtxEvent, file: string, rules: readonly SigmaRuleRef[]): void {
+  add(e: EvtxEvent, file: string, rules: readonly SigmaRuleRef[], row?: RowRef): void {
     this.ensureOpen();
     const titles: string[] = [];
     const ruleNos: number[] = [];
@@ -150,13 +160,13 @@ export class EventIndexBuilder implements EventSink {
       ruleNos.push(no);
       titles.push(title);
     }
-    this.batch.push([++this.seq, this.fileOf(file).no, ruleNos, titles, e]);
+    this.batch.push([++this.seq, this.fileOf(file).no, ruleNos, titles, row ?? e]);
     if (this.batch.length >= this.batchSize) this.flush();
   }
 
-  duplicate(e: EvtxEvent, file: string): void {
+  duplicate(e: EvtxEvent, file: string, row?: RowRef): void {
     this.ensureOpen();
-    this.duplicates.push([++this.seq, this.fileOf(file).no, e]);
+    this.duplicates.push([++this.seq, this.fileOf(file).no, row ?? e]);
     if (this.duplicates.length >= this.batchSize) this.flush();
   }
 

@@ -10,10 +10,10 @@ import type { SqliteDatabase, SqliteStatement } from '../../native/sqlite.js';
 import { TaeError } from '../errors/index.js';
 import type { IndexTableRow } from '../insights/index.js';
 import type { FilterOperator } from '../lookup/index.js';
+import { fold } from '../rows/index.js';
 import { ftsMatch, needleTrigrams } from './needles.js';
 import { commonRows, PostingsCursor } from './postings.js';
 import { type IndexFormat, READABLE_FORMATS, textBlock } from './schema.js';
-import { fold } from './text.js';
 import { registerTextTest, textCondition } from './text-match.js';
 import type { EventFilter, SearchField, SearchQuery } from './types.js';
 

@@ -8,6 +8,7 @@ import { indexTableInsight } from '../insights/index.js';
 import type { EventIndex } from './event-index.js';
 import type { EventTableResponse, SearchQuery } from './types.js';
 
+export { fold, type IndexRow, indexRow, SEPARATOR } from '../rows/index.js';
 export {
   type BuildTarget,
   type BuiltIndex,
@@ -19,9 +20,8 @@ export {
 export { EventIndex, type IndexMeta, type RowRange } from './event-index.js';
 export { type RebuildOptions, rebuildInsights } from './rebuild.js';
 export { type CheckedSearch, checkSearchRequest } from './request.js';
-export { type IndexRow, indexRow, restoreEvent, type StoredEvent } from './row.js';
+export { restoreEvent, type StoredEvent } from './restore.js';
 export { INDEX_FORMAT } from './schema.js';
-export { fold, SEPARATOR } from './text.js';
 export {
   type EventFilter,
   type EventTableResponse,

@@ -15,7 +15,7 @@ import {
 import type { Diagnostic, EvtxEvent } from '../evtx/index.js';
 import type { Insight } from '../insights/index.js';
 import type { EventIndex } from './event-index.js';
-import { restoreEvent } from './row.js';
+import { restoreEvent } from './restore.js';
 import { INDEX_FORMAT, type IndexFormat } from './schema.js';
 
 export interface RebuildOptions {

@@ -5,7 +5,7 @@
  * details). `job_id` is left to the caller, which answers for unknown jobs.
  */
 import { FILTER_OPERATORS, type FilterOperator } from '../lookup/index.js';
-import { fold, SEPARATOR } from './text.js';
+import { fold, SEPARATOR } from '../rows/index.js';
 import {
   type EventFilter,
   type FilterTarget,

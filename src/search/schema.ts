@@ -20,28 +20,42 @@ export const INDEX_FORMAT = 3;
 export const READABLE_FORMATS = [1, 2, 3] as const;
 export type IndexFormat = (typeof READABLE_FORMATS)[number];
 
+const STAGED_TEXTS = new Set([
+  'event_id',
+  'time',
+  'provider',
+  'computer',
+  'message',
+  'data',
+  'channel',
+  'user_sid',
+  'extra',
+]);
+
 /** The staging tables: the builder's own database, a `<path>.stage` file. */
 export const STAGE_SCHEMA = `
   CREATE TABLE staged_duplicates (
     seq INTEGER PRIMARY KEY, ts INTEGER, file INTEGER NOT NULL, event TEXT NOT NULL
   ) STRICT;
+  -- Texts are ANY: rows made by decode workers bind them as UTF-8 bytes (rows/pack.ts), rows
+  -- made here as strings; the copy into events and the block readers read both as text.
   CREATE TABLE staged (
     seq       INTEGER PRIMARY KEY,
     ts        INTEGER,
     file      INTEGER NOT NULL,
-    event_id  TEXT NOT NULL,
+    event_id  ANY NOT NULL,
     record_id INTEGER NOT NULL,
-    time      TEXT NOT NULL,
-    provider  TEXT NOT NULL,
-    computer  TEXT NOT NULL,
-    message   TEXT NOT NULL,
-    data      TEXT NOT NULL,
+    time      ANY NOT NULL,
+    provider  ANY NOT NULL,
+    computer  ANY NOT NULL,
+    message   ANY NOT NULL,
+    data      ANY NOT NULL,
     sigma     TEXT,
-    channel   TEXT NOT NULL,
-    user_sid  TEXT,
-    extra     TEXT NOT NULL,
+    channel   ANY NOT NULL,
+    user_sid  ANY,
+    extra     ANY NOT NULL,
     chars     INTEGER,
-    body      TEXT NOT NULL
+    body      ANY NOT NULL
   ) STRICT;
   -- Kept up as events arrive, so the copy into result order reads it instead of sorting.
   CREATE INDEX staged_order ON staged(ts, record_id);
@@ -89,6 +103,10 @@ export const indexSchema = (ix: IndexSchemaName) => `
 /** The columns of `staged` (and of a row from row.ts, after `seq`) that `events` keeps. */
 const EVENT_COLUMNS =
   'seq, ts, file, event_id, record_id, time, provider, computer, message, data, sigma, channel, user_sid, extra, chars';
+/** The same columns read from `staged`, texts as text (bytes there are UTF-8: see STAGE_SCHEMA). */
+const STAGED_COLUMNS = EVENT_COLUMNS.split(', ')
+  .map((c) => (STAGED_TEXTS.has(c) ? `CAST(${c} AS TEXT)` : c))
+  .join(', ');
 
 /**
  * Copies the staged rows (events in result order), one statement at a time. No statement
@@ -105,7 +123,7 @@ export const copyStaged = (ix: IndexSchemaName, stage: StageSchemaName): readonl
   `CREATE INDEX ${ix}.events_event_id ON events(event_id)`,
   `CREATE INDEX ${ix}.events_seq ON events(seq)`,
   `INSERT INTO ${ix}.events (${EVENT_COLUMNS})
-  SELECT ${EVENT_COLUMNS} FROM ${stage}.staged INDEXED BY staged_order ORDER BY ts, record_id, seq`,
+  SELECT ${STAGED_COLUMNS} FROM ${stage}.staged INDEXED BY staged_order ORDER BY ts, record_id, seq`,
   `INSERT INTO ${ix}.duplicates SELECT * FROM ${stage}.staged_duplicates`,
 ];
 
@@ -155,7 +173,7 @@ export const gramsSchema = (ix: IndexSchemaName) => `
  */
 export function buildGramBlock(ix: IndexSchemaName): readonly [read: string, store: string] {
   return [
-    'SELECT body FROM staged INDEXED BY staged_order ORDER BY ts, record_id, seq LIMIT ? OFFSET ?',
+    'SELECT CAST(body AS TEXT) FROM staged INDEXED BY staged_order ORDER BY ts, record_id, seq LIMIT ? OFFSET ?',
     `INSERT INTO ${ix}.events_grams (block, gram, part, postings) VALUES (?, ?, ?, ?)`,
   ];
 }

@@ -10,20 +10,26 @@ import { openSqlite, type SqliteDatabase } from '../../native/sqlite.js';
 import type { DescribeEvent } from '../analysis/index.js';
 import { TaeError } from '../errors/index.js';
 import type { EvtxEvent } from '../evtx/index.js';
+import { indexRow, type RowRef } from '../rows/index.js';
 import { BUILD_CACHE_KIB, configure, keyOption, stagePath } from './complete.js';
-import { indexRow } from './row.js';
+import { packedEvent, stagedValues } from './packed.js';
 import { STAGE_SCHEMA } from './schema.js';
 
-/** One new event: arrival number, file number, matched rule numbers and titles, the event. */
+/**
+ * One new event: arrival number, file number, matched rule numbers and titles, and the event
+ * or the row a decode worker made of it (rows/pack.ts).
+ */
 export type StagedEvent = readonly [
   seq: number,
   file: number,
   ruleNos: readonly number[],
   titles: readonly string[],
-  event: EvtxEvent,
+  event: EvtxEvent | RowRef,
 ];
-/** One duplicate record: arrival number, file number, the event. */
-export type StagedDuplicate = readonly [seq: number, file: number, event: EvtxEvent];
+/** One duplicate record: arrival number, file number, the event or its row. */
+export type StagedDuplicate = readonly [seq: number, file: number, event: EvtxEvent | RowRef];
+
+const isRowRef = (x: EvtxEvent | RowRef): x is RowRef => 'packed' in x;
 
 export interface Stager {
   write(events: readonly StagedEvent[], duplicates: readonly StagedDuplicate[]): void;
@@ -53,14 +59,21 @@ export function openStage(
     const insertDuplicate = db.prepare('INSERT INTO staged_duplicates VALUES (?, ?, ?, ?)');
     const write = db.transaction((events: readonly StagedEvent[], duplicates: readonly StagedDuplicate[]) => {
       for (const [seq, file, ruleNos, titles, e] of events)
-        insert.run([seq, ...indexRow(e, file, ruleNos, titles, describe)]);
-      for (const [seq, file, e] of duplicates)
+        insert.run([
+          seq,
+          ...(isRowRef(e)
+            ? stagedValues(e.packed, e.at, file, ruleNos, titles)
+            : indexRow(e, file, ruleNos, titles, describe)),
+        ]);
+      for (const [seq, file, source] of duplicates) {
+        const e = isRowRef(source) ? packedEvent(source.packed, source.at) : source;
         insertDuplicate.run([
           seq,
           Number.isFinite(e.timestamp) ? e.timestamp : null,
           file,
           JSON.stringify(e),
         ]);
+      }
     });
     return { db, write };
   } catch (e) {

@@ -13,8 +13,7 @@
  * - Sigma titles are not in the row: when a title holds the needle, rows with matches pass.
  */
 import type { SqliteDatabase } from '../../native/sqlite.js';
-import { FOLDS_TO_ASCII } from './row.js';
-import { joinSearchable } from './text.js';
+import { FOLDS_TO_ASCII, joinSearchable } from '../rows/index.js';
 
 /** The columns `tae_text` reads, in its argument order. */
 const TEXT_COLUMNS =

@@ -6,7 +6,7 @@
 import { openSqlite } from '../../native/sqlite.js';
 import { type DescribeEvent, indexTableRow, type SigmaMatchInput } from '../../src/analysis/index.js';
 import type { EvtxEvent } from '../../src/evtx/index.js';
-import { searchableText } from '../../src/search/text.js';
+import { joinSearchable } from '../../src/rows/index.js';
 
 type Rule = SigmaMatchInput['rule'];
 
@@ -77,7 +77,12 @@ export function writeFormat1Index(
     const [c, data] = row;
     const sigma = nos.length === 0 ? null : JSON.stringify(nos);
     const cells = [fileNo(a.file), c[0], a.e.recordId, c[2], c[3], c[4], c[5], JSON.stringify(data), sigma];
-    events.push({ seq, ts, cells: [...cells, JSON.stringify(a.e)], body: searchableText(row, a.e, titles) });
+    events.push({
+      seq,
+      ts,
+      cells: [...cells, JSON.stringify(a.e)],
+      body: joinSearchable(row[0], Object.values(row[1]), a.e.channel, a.e.userSid, titles),
+    });
   }
   // Result order: timestamp (none first), record id, arrival.
   events.sort(

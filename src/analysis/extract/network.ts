@@ -3,8 +3,8 @@
  * queries (Sysmon 22) and inbound file-share access (5140, 5145).
  */
 import type { EvtxEvent } from '../../evtx/index.js';
+import { resolveParameters } from '../../messages/index.js';
 import type { Emit } from '../facts.js';
-import { resolveParameters } from '../message.js';
 import { account, field, isBlank, normalizeAddress } from '../text.js';
 import { origin, SECURITY, SYSMON } from './common.js';
 import type { ExtractorTable } from './registry.js';

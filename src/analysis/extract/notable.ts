@@ -5,9 +5,9 @@
  */
 import type { EvtxEvent } from '../../evtx/index.js';
 import type { Category, Importance } from '../../insights/index.js';
+import { resolveParameters } from '../../messages/index.js';
 import type { Emit, Notable } from '../facts.js';
 import { maxImportance } from '../importance.js';
-import { resolveParameters } from '../message.js';
 import { account, field, oneLine } from '../text.js';
 import {
   DEFENDER,

@@ -3,23 +3,12 @@
  * no query may contain, so a match never spans two values. The trigram index narrows the
  * candidates; the exact test (`instr` on the folded text) decides.
  */
-import type { EvtxEvent } from '../evtx/index.js';
-import type { IndexTableRow } from '../insights/index.js';
 
 /** U+001F (unit separator) between values; rejected in queries. */
 export const SEPARATOR = '\u001f';
 
 /** Case folding for search and filters (the same as the lookup endpoint's). */
 export const fold = (s: string): string => s.toLowerCase();
-
-/**
- * The searchable values of an event: the six cells of its row (event id, record id, timestamp,
- * provider, computer, message), every event-data value, its channel and user SID, and the
- * titles of the Sigma rules it matched.
- */
-export function searchableText(row: IndexTableRow, e: EvtxEvent, sigmaTitles: readonly string[]): string {
-  return joinSearchable(row[0], Object.values(row[1]), e.channel, e.userSid, sigmaTitles);
-}
 
 /**
  * The same text from its parts, as the index stores them: what a build feeds the trigram

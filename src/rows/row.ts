@@ -7,11 +7,12 @@
  * holds the rest of the flat event, positional (no key names), with TimeCreated's text reduced
  * to its sub-millisecond digits when the rest equals the timestamp. What the columns cannot give
  * back exactly (multi-valued or `Data[n]`-named data, an event id or provider that the row
- * shows differently) is kept in `extra` as it is, so `restoreEvent` always returns the event
- * the job saw. `body` (the folded searchable text) feeds the trigram index only; it is not kept.
+ * shows differently) is kept in `extra` as it is, so `restoreEvent` (search/restore.ts) always
+ * returns the event the job saw. `body` (the folded searchable text) feeds the trigram index only; it is not kept.
  */
-import { type DescribeEvent, indexTableRow } from '../analysis/index.js';
+
 import type { EvtxEvent } from '../evtx/index.js';
+import { type DescribeEvent, indexTableRow } from '../messages/index.js';
 import { joinSearchable } from './text.js';
 
 /** The columns of a staged event after its arrival number, in `staged` order (schema.ts). */
@@ -33,21 +34,8 @@ export type IndexRow = [
   body: string,
 ];
 
-/** What `restoreEvent` reads: the stored columns of one row. */
-export interface StoredEvent {
-  readonly ts: number | null;
-  readonly eventId: string;
-  readonly recordId: number;
-  readonly provider: string;
-  readonly computer: string;
-  readonly data: string;
-  readonly channel: string;
-  readonly userSid: string | null;
-  readonly extra: string;
-}
-
 /** Fields the columns do not give back, kept in `extra[EXTRA_EXACT]` when present. */
-interface Exact {
+export interface Exact {
   eventId?: number;
   provider?: string;
   computer?: string;
@@ -56,9 +44,9 @@ interface Exact {
   data?: EvtxEvent['data'];
   unnamedData?: string[];
 }
-const EXTRA_EXACT = 11;
+export const EXTRA_EXACT = 11;
 
-const UNNAMED = /^Data\[(\d+)\]$/;
+export const UNNAMED = /^Data\[(\d+)\]$/;
 
 /**
  * The staged row of one new event of file number `file`, matched by rules `ruleNos` (distinct,
@@ -149,42 +137,6 @@ function charsOf(
 
 const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
 
-/** The flat event a row was made from. */
-export function restoreEvent(s: StoredEvent): EvtxEvent {
-  const extra = JSON.parse(s.extra) as unknown[];
-  const at = (i: number) => (extra[i] ?? null) as never;
-  const exact = (extra[EXTRA_EXACT] ?? {}) as Exact;
-  const timestamp = s.ts ?? Number.NaN;
-  let data: EvtxEvent['data'];
-  let unnamedData: string[];
-  if (exact.data !== undefined && exact.unnamedData !== undefined) {
-    data = exact.data;
-    unnamedData = exact.unnamedData;
-  } else [data, unnamedData] = splitData(JSON.parse(s.data) as Record<string, string>);
-  return {
-    recordId: s.recordId,
-    timestamp,
-    timestampText: restoreTimeText(timestamp, extra[0]),
-    eventId: exact.eventId ?? Number(s.eventId),
-    qualifiers: at(1),
-    version: at(2),
-    level: at(3),
-    task: at(4),
-    opcode: at(5),
-    keywords: at(6),
-    provider: exact.provider ?? s.provider,
-    providerGuid: at(7),
-    channel: exact.channel ?? s.channel,
-    computer: exact.computer ?? s.computer,
-    userSid: exact.userSid ?? s.userSid,
-    processId: at(8),
-    threadId: at(9),
-    data,
-    unnamedData,
-    userDataName: at(10),
-  };
-}
-
 /**
  * Whether the 7th column's JSON gives back `data` and `unnamedData`: single values only, and
  * no named field that looks like an unnamed one (`Data[0]`) or that an object cannot hold.
@@ -194,16 +146,6 @@ function dataRestorable(e: EvtxEvent): boolean {
     if (typeof e.data[k] !== 'string' || k === '__proto__' || UNNAMED.test(k)) return false;
   }
   return true;
-}
-
-function splitData(all: Record<string, string>): [Record<string, string>, string[]] {
-  const data: Record<string, string> = {};
-  const unnamed: string[] = [];
-  for (const [k, v] of Object.entries(all)) {
-    if (UNNAMED.test(k)) unnamed.push(v);
-    else data[k] = v;
-  }
-  return [data, unnamed];
 }
 
 /**
@@ -216,9 +158,4 @@ function timeText(ts: number | null, text: string): string | number {
   const digits = text.slice(23, 27);
   if (Number.isNaN(date.getTime()) || !/^\d{4}$/.test(digits)) return text;
   return date.toISOString().slice(0, 23) === text.slice(0, 23) ? Number(digits) : text;
-}
-
-function restoreTimeText(timestamp: number, stored: unknown): string {
-  if (typeof stored !== 'number') return String(stored ?? '');
-  return `${new Date(timestamp).toISOString().slice(0, 23)}${String(stored).padStart(4, '0')}Z`;
 }
