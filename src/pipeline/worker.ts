@@ -7,9 +7,9 @@
  * goes back unmatched (or without rows) and the main thread does that work.
  */
 import { workerData } from 'node:worker_threads';
-import { describerOf } from '../messages/index.js';
+import type { describerOf } from '../messages/index.js';
 import { decodeWorker, type SpanResult, type SpanTask } from '../parse/index.js';
-import { type PackedRows, RowPacker } from '../rows/index.js';
+import type { PackedRows, RowPacker } from '../rows/index.js';
 import { type LoadedPortable, loadPortable, sigmaEventFromEvtx } from '../sigma/index.js';
 import type { PipelineStage, PipelineWorkerData, RowsStage, StagedChunk } from './stage.js';
 
@@ -53,12 +53,27 @@ function matchChunk(chunk: SpanResult['chunks'][number], loaded: LoadedPortable)
  */
 const packers = new Map<boolean, RowPacker>();
 
+/**
+ * The row modules, loaded by the first task that asks for rows: a worker that only decodes or
+ * matches never holds them. Null: they could not be loaded, and rows are made where staged.
+ */
+let packing: { readonly Packer: typeof RowPacker; readonly describerOf: typeof describerOf } | null | undefined;
+
+async function loadPacking(): Promise<void> {
+  try {
+    const [rows, messages] = await Promise.all([import('../rows/index.js'), import('../messages/index.js')]);
+    packing = { Packer: rows.RowPacker, describerOf: messages.describerOf };
+  } catch {
+    packing = null;
+  }
+}
+
 function packChunk(chunk: SpanResult['chunks'][number], rows: RowsStage): PackedRows | undefined {
   let packer = packers.get(rows.messages);
   if (packer === undefined) {
     const descriptions = (workerData as PipelineWorkerData | null)?.descriptions;
-    if (rows.messages && descriptions === undefined) return undefined;
-    packer = new RowPacker(rows.messages ? describerOf(descriptions!) : undefined);
+    if (packing == null || (rows.messages && descriptions === undefined)) return undefined;
+    packer = new packing.Packer(rows.messages ? packing.describerOf(descriptions!) : undefined);
     packers.set(rows.messages, packer);
   }
   try {
@@ -70,9 +85,11 @@ function packChunk(chunk: SpanResult['chunks'][number], rows: RowsStage): Packed
   }
 }
 
-export default function pipelineWorker(task: SpanTask): SpanResult {
-  const result = decodeWorker(task);
+export default function pipelineWorker(task: SpanTask): SpanResult | Promise<SpanResult> {
   const stage = task.stage as PipelineStage | undefined;
+  if (stage?.rows !== undefined && packing === undefined && task.batchText !== true)
+    return loadPacking().then(() => pipelineWorker(task));
+  const result = decodeWorker(task);
   if (stage === undefined || task.batchText === true) return result;
   const loaded = stage.sigma === undefined ? null : rulesOf(stage);
   const rows = stage.rows;
