@@ -16,7 +16,10 @@
  * Each job row also gives the events/s of each stage: decoding (`tae parse -t 2`), decoding
  * with the community Sigma rules matched in the workers (`tae sigma -t 2`), the job's decoding
  * and analysis (up to its index completion), the index completion (from the job's TAE_DEBUG
- * line) and the whole job.
+ * line) and the whole job; and `threads`, the CPU of each kind of thread in each phase (on
+ * Linux: the job's own thread, the pool's workers, the index writer and completion threads,
+ * V8's and libuv's helpers), with the floor the serial threads put under the decoding phase
+ * however many cores there are (issue 15, acceptance 2: how the design scales past 2 cores).
  * --threads-compare (or TAE_BENCH_JOB_THREADS=1) runs, per size, the private job with
  * `--threads 1` and `--threads 2`, alternated N times (default 2), and prints the medians and
  * the speed-up (issue 15, acceptance 2).
@@ -25,7 +28,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { coresBetween, timeProcess } from './measure.js';
+import { coresBetween, type Timed, timeProcess } from './measure.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -138,7 +141,7 @@ async function jobRun(
         '--json',
         ...uploaded.map((u) => u.file_id),
       ],
-      { env: { TAE_DEBUG: '1' }, sampleCpuEveryMs: 250 },
+      { env: { TAE_DEBUG: '1' }, sampleCpuEveryMs: 100 },
     );
     const body = JSON.parse(job.stdout) as JobJson;
     const overview = body.insights?.find((i) => i.Metadata?.title === 'Overview')?.Metadata?.data ?? {};
@@ -181,6 +184,7 @@ async function jobRun(
             : coresBetween(job.cpuSamples, job.wallMs - completion, job.wallMs),
       },
       cpuMicrosPerEvent: job.cpuMs === null || events <= 0 ? null : Math.round((job.cpuMs * 1000) / events),
+      threads: threadFigures(job, completion),
       peakRssMiB: mib(job.peakRssKb),
       indexBytesPerEvent: events > 0 ? Math.round(indexBytes / events) : null,
       firstSearchMs: Math.round(search.wallMs),
@@ -192,6 +196,31 @@ async function jobRun(
   } finally {
     if (!opts.keep) rmSync(data, { recursive: true, force: true });
   }
+}
+
+/**
+ * Where the job's CPU went, per kind of thread and phase, and what bounds it past 2 cores: in
+ * the decoding and analysis phase the pool's workers scale with cores, but the job's own
+ * thread and the index writer are one thread each, so the phase cannot take less than the
+ * busier of the two, whatever the cores; likewise the completion's threads.
+ */
+function threadFigures(job: Timed, completion: number | null) {
+  if (job.threads === undefined || completion === null) return null;
+  const split = job.wallMs - completion;
+  const decoding = job.threads.byGroup(0, split);
+  const completing = job.threads.byGroup(split, Number.POSITIVE_INFINITY);
+  const serial = Math.max(decoding.mainThread, decoding.indexWriter);
+  return {
+    decodeAndAnalysisCpuMs: decoding,
+    indexCompletionCpuMs: completing,
+    decodeAndAnalysis: {
+      wallMs: Math.round(split),
+      busiestSerialThread: decoding.mainThread >= decoding.indexWriter ? 'mainThread' : 'indexWriter',
+      serialFloorMs: serial,
+      /** The most more cores could shorten this phase, with the serial threads as they are. */
+      maxSpeedUp: serial > 0 ? Number((split / serial).toFixed(2)) : null,
+    },
+  };
 }
 
 /** The private job on 1 and 2 decode threads, alternated, so that a noisy machine weighs on both. */

@@ -1,6 +1,7 @@
 /** Timing whole processes (optionally pinned to CPUs) and reading their peak memory. */
 import { execFileSync, spawn } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
+import { ThreadSampler } from './threads.js';
 
 export interface Timed {
   readonly wallMs: number;
@@ -13,6 +14,8 @@ export interface Timed {
   readonly stderr: string;
   /** With `sampleCpuEveryMs` (Linux): [ms since start, the process's CPU ms so far], in order. */
   readonly cpuSamples?: readonly (readonly [number, number])[];
+  /** With `sampleCpuEveryMs` (Linux): each thread's CPU at the same samples. */
+  readonly threads?: ThreadSampler;
 }
 
 export interface RunOptions {
@@ -27,10 +30,13 @@ export interface RunOptions {
 }
 
 let ticksPerSecond: number | undefined;
+const clockTicks = (): number =>
+  (ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100);
+
 /** CPU ms of `pid` (every thread, ended ones included) from /proc, or null when unreadable. */
 function processCpuMs(pid: number): number | null {
   try {
-    ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    const ticksPerSecond = clockTicks();
     // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -86,13 +92,18 @@ export function timeProcess(cmd: string, args: readonly string[], o: RunOptions 
     const timer = o.timeoutMs ? setTimeout(() => child.kill('SIGKILL'), o.timeoutMs) : undefined;
     const cpuSamples: [number, number][] = [];
     let measured: number | null = null;
+    let threads: ThreadSampler | undefined;
     const sampler =
       o.sampleCpuEveryMs === undefined || child.pid === undefined
         ? undefined
         : setInterval(() => {
             measured ??= childOf(child.pid!);
-            const cpu = measured === null ? null : processCpuMs(measured);
-            if (cpu !== null) cpuSamples.push([performance.now() - started, cpu]);
+            if (measured === null) return;
+            const at = performance.now() - started;
+            const cpu = processCpuMs(measured);
+            if (cpu !== null) cpuSamples.push([at, cpu]);
+            threads ??= new ThreadSampler(measured, clockTicks());
+            threads.sample(at);
           }, o.sampleCpuEveryMs);
     child.on('error', reject);
     child.on('close', (code) => {
@@ -108,6 +119,7 @@ export function timeProcess(cmd: string, args: readonly string[], o: RunOptions 
         stdout,
         stderr: stderr.replace(/^.*TAE_PEAK_RSS_KB=.*$\n?/m, ''),
         ...(sampler === undefined ? {} : { cpuSamples }),
+        ...(threads === undefined ? {} : { threads }),
       });
     });
   });

@@ -15,6 +15,7 @@ const blockWorkerUrl = new URL(
 export function startBuilders(plan: BlockPlan, count: number): Promise<void>[] {
   return Array.from({ length: count }, () => {
     const worker = new Worker(blockWorkerUrl, {
+      name: 'tae-index-fill', // the thread's name, for per-thread figures (bench/threads.ts)
       workerData: { ...plan, key: plan.key === null ? null : Uint8Array.from(plan.key) },
       // SQLite's memory is its own (bounded page caches); the thread's JavaScript is small.
       resourceLimits: { maxYoungGenerationSizeMb: 4 },

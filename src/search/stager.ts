@@ -114,6 +114,7 @@ export type WriterReply =
 /** A writer thread; `builtinDescribe`: messages from the built-in lookup data (else none). */
 export function threadStager(path: string, key: Uint8Array | null, builtinDescribe: boolean): Stager {
   const worker = new Worker(workerUrl, {
+    name: 'tae-index-stage', // the thread's name, for per-thread figures (bench/threads.ts)
     workerData: { path, key: key === null ? null : Uint8Array.from(key), builtinDescribe },
     // Each batch dies young; SQLite's memory is its own (bounded page caches).
     resourceLimits: { maxYoungGenerationSizeMb: 8 },
