@@ -48,10 +48,12 @@ export class ThreadSampler {
         const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
         const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
         const cpuMs = ((Number(f[11]) + Number(f[12])) * 1000) / this.ticksPerSecond;
-        let t = this.threads.get(tid);
-        if (t === undefined) this.threads.set(tid, (t = { name, readings: [] }));
-        t.name = name;
-        t.readings.push([atMs, cpuMs]);
+        const t = this.threads.get(tid);
+        if (t === undefined) this.threads.set(tid, { name, readings: [[atMs, cpuMs]] });
+        else {
+          t.name = name;
+          t.readings.push([atMs, cpuMs]);
+        }
       } catch {
         // the thread ended between the listing and the read
       }

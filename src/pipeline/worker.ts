@@ -57,7 +57,10 @@ const packers = new Map<boolean, RowPacker>();
  * The row modules, loaded by the first task that asks for rows: a worker that only decodes or
  * matches never holds them. Null: they could not be loaded, and rows are made where staged.
  */
-let packing: { readonly Packer: typeof RowPacker; readonly describerOf: typeof describerOf } | null | undefined;
+let packing:
+  | { readonly Packer: typeof RowPacker; readonly describerOf: typeof describerOf }
+  | null
+  | undefined;
 
 async function loadPacking(): Promise<void> {
   try {
