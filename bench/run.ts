@@ -29,7 +29,7 @@ const want = (name: string) => opts.only === undefined || opts.only === name;
 const CLI = join(import.meta.dirname, '..', 'dist', 'src', 'cli', 'main.js');
 const BIG = join(EVTX_DIR, 'bench', 'corpus-chunks-81MB.evtx');
 const BIG_RECORDS = 39269;
-const results: Record<string, number | string | null> = {};
+const results: Record<string, number | string | null | object> = {};
 /** Benches with their own script under bench/, selected with --only NAME like the others. */
 const SUBSYSTEMS = ['sigma', 'yara', 'lookup', 'analysis', 'search', 'service', 'job'];
 
@@ -245,14 +245,34 @@ async function scaleBench(): Promise<void> {
       timeProcess('node', [CLI, 'parse', '-q', '-t', String(threads), '-f', 'jsonl', big], {
         cpus: '0,1',
         discard: true,
+        sampleCpuEveryMs: 100,
       }),
     );
   const label = `${(size / 2 ** 30).toFixed(2)} GiB re-sequenced from the 81 MB file, 2 cores`;
   const t0 = report('scale', `tae parse -f jsonl, main thread, ${label}`, await run(0), records, size);
-  const t1 = report('scale', `tae parse -f jsonl, 1 worker, ${label}`, await run(1), records, size);
-  const t2 = report('scale', `tae parse -f jsonl, 2 workers, ${label}`, await run(2), records, size);
+  const one = await run(1);
+  const t1 = report('scale', `tae parse -f jsonl, 1 worker, ${label}`, one, records, size);
+  const two = await run(2);
+  const t2 = report('scale', `tae parse -f jsonl, 2 workers, ${label}`, two, records, size);
   results.scale1GB_workers2VsWorker1 = Number((t1 / t2).toFixed(2));
   results.scale1GB_workers2VsMainThread = Number((t0 / t2).toFixed(2));
+  scaleLimits(t1, one, two);
+}
+
+/**
+ * What limits the pool's scaling, from the CPU of each kind of thread (Linux): with 2 workers
+ * the process needs their CPU plus the other threads' (the main thread reading and writing,
+ * V8's collectors, libuv's reads), so 2 cores run it in no less than half the total; past 2
+ * cores the workers divide their part, and the main thread, one of a kind, is the floor.
+ */
+function scaleLimits(oneWorkerMs: number, one: Timed, two: Timed): void {
+  if (one.threads === undefined || two.threads === undefined || two.cpuMs === null) return;
+  const perThread = { '1': one.threads.byGroup(), '2': two.threads.byGroup() };
+  const workers = perThread['2'].poolWorkers;
+  results.scale1GB_threadCpuMs = perThread;
+  results.scale1GB_bestOn2Cores = Number((oneWorkerMs / (two.cpuMs / 2)).toFixed(2));
+  results.scale1GB_otherThanWorkersCpuMs = two.cpuMs - workers;
+  results.scale1GB_mainThreadFloorMs = perThread['2'].mainThread;
 }
 
 /**
