@@ -68,6 +68,29 @@ export function throughGate<T>(gate: Int32Array, open: () => T): T | null {
   }
 }
 
+/**
+ * A connection opened and set up through the gate, closed again when its setup fails; a closed
+ * gate (the build cancelled or failed) throws CANCELLED.
+ */
+export function openThroughGate(
+  gate: Int32Array,
+  open: () => SqliteDatabase,
+  setUp: (c: SqliteDatabase) => void,
+): SqliteDatabase {
+  const db = throughGate(gate, () => {
+    const c = open();
+    try {
+      setUp(c);
+      return c;
+    } catch (e) {
+      c.close();
+      throw e;
+    }
+  });
+  if (db === null) throw cancelled();
+  return db;
+}
+
 /** Closes the gate (on a builder thread): on return, no live thread is opening a file, and none will. */
 export function closeGate(gate: Int32Array): void {
   Atomics.store(gate, 0, 1);
@@ -105,23 +128,16 @@ export function buildClaimedBlocks(plan: BlockPlan): void {
 /** Builds block `k` into its file (opened as `main`), reading the staging file. */
 function buildBlockFile(plan: BlockPlan, k: number): void {
   const key = plan.key ?? undefined;
-  const db = throughGate(plan.gate, () => {
-    const c = openSqlite(blockPath(plan.path, k), {
-      ...(key ? { key } : {}),
-      mustExist: true,
-    });
-    try {
+  const db = openThroughGate(
+    plan.gate,
+    () => openSqlite(blockPath(plan.path, k), { ...(key ? { key } : {}), mustExist: true }),
+    (c) => {
       c.pragma('main.journal_mode = OFF');
       c.pragma('main.synchronous = OFF');
       c.pragma(`main.cache_size = ${-BLOCK_CACHE_KIB}`);
       c.pragma('temp_store = MEMORY');
-      return c;
-    } catch (e) {
-      c.close();
-      throw e;
-    }
-  });
-  if (db === null) throw cancelled();
+    },
+  );
   try {
     const stage = openStageReader(plan);
     try {
@@ -144,19 +160,14 @@ function buildBlockFile(plan: BlockPlan, k: number): void {
  */
 export function openStageReader(plan: Pick<BlockPlan, 'stage' | 'key' | 'gate'>): SqliteDatabase {
   const key = plan.key ?? undefined;
-  const stage = throughGate(plan.gate, () => {
-    const c = openSqlite(plan.stage, { ...(key ? { key } : {}), readonly: true });
-    try {
+  return openThroughGate(
+    plan.gate,
+    () => openSqlite(plan.stage, { ...(key ? { key } : {}), readonly: true }),
+    (c) => {
       c.pragma('temp_store = MEMORY');
       c.pragma(`cache_size = ${-READ_CACHE_KIB}`);
-      return c;
-    } catch (e) {
-      c.close();
-      throw e;
-    }
-  });
-  if (stage === null) throw cancelled();
-  return stage;
+    },
+  );
 }
 
 /** This thread's builder: its buffers (about 6 MiB) serve every block the thread builds. */

@@ -18,6 +18,7 @@ import {
   fillTextBlock,
   mergeBlockFile,
   openStageReader,
+  openThroughGate,
   removeBlockFiles,
   throughGate,
 } from './blocks.js';
@@ -157,20 +158,15 @@ export async function completeIndex(task: FinishTask): Promise<FinishResult> {
 
 /** Opens the index (`create`: made now) with the staging file attached, unless the build was cancelled. */
 function openIndex(plan: BlockPlan, create: boolean): SqliteDatabase {
-  const db = throughGate(plan.gate, () => {
-    const c = openSqlite(plan.path, { ...keyOption(plan.key), mustExist: !create });
-    try {
+  return openThroughGate(
+    plan.gate,
+    () => openSqlite(plan.path, { ...keyOption(plan.key), mustExist: !create }),
+    (c) => {
       configure(c, 'main');
       attachSqlite(c, stagePath(plan.path), 'stage', plan.key ?? undefined, { mustExist: true });
       configure(c, 'stage', BUILD_CACHE_KIB / 4);
-      return c;
-    } catch (e) {
-      c.close();
-      throw e;
-    }
-  });
-  if (db === null) throw cancelled();
-  return db;
+    },
+  );
 }
 
 const ms = (t: number) => `${Math.round(t)} ms`;
