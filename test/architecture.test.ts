@@ -12,14 +12,16 @@ import { test } from 'node:test';
 const ALLOWED: Record<string, readonly string[]> = {
   errors: [],
   base64: [],
+  /** Worker-thread pools that a stray worker message cannot end the process with. */
+  threads: [],
   evtx: ['errors'],
-  parse: ['errors', 'evtx'],
+  parse: ['errors', 'evtx', 'threads'],
   /** Decode workers that also match Sigma rules, and the events they send back. */
   pipeline: ['errors', 'evtx', 'parse', 'sigma', 'lookup', 'messages', 'rows'],
   sigma: ['errors', 'evtx', 'base64'],
   lookup: ['errors', 'messages'],
   insights: [],
-  yara: ['errors', 'native', 'base64'],
+  yara: ['errors', 'native', 'base64', 'threads'],
   rules: ['errors', 'sigma', 'native'],
   analysis: ['errors', 'evtx', 'sigma', 'insights', 'messages'],
   payloads: ['errors', 'evtx', 'base64'],
@@ -30,7 +32,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   rows: ['evtx', 'messages'],
   /** Windows messages and an event's Event Table row: what a decode worker needs to make rows. */
   messages: ['evtx', 'insights'],
-  search: ['errors', 'evtx', 'analysis', 'insights', 'lookup', 'rows', 'native'],
+  search: ['errors', 'evtx', 'analysis', 'insights', 'lookup', 'rows', 'native', 'threads'],
   store: ['errors', 'crypto', 'native'],
   jobs: [
     'errors',
@@ -48,6 +50,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   ],
   service: [
     'errors',
+    'threads',
     'base64',
     'store',
     'crypto',
@@ -143,6 +146,11 @@ test('src folders import only the folders their layer allows, and only through i
   }
   assert.deepEqual(problems, []);
   assert.deepEqual([...unused], [], 'allowed edges no import uses: remove them');
+});
+
+test('worker-thread pools are made only by src/threads, which listens for the errors no task owns', () => {
+  const makers = sources('src').filter((file) => /new Piscina\b/.test(readFileSync(file, 'utf8')));
+  assert.deepEqual(makers, [join('src', 'threads', 'pool.ts')]);
 });
 
 test('every src folder is listed in the allowed-imports table', () => {

@@ -2,7 +2,8 @@
  * The decode pool: piscina worker threads, each task a span of chunks. In-flight work is
  * bounded (2 × threads) and results come back in file order.
  */
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
+import { threadPool } from '../threads/index.js';
 import type { DecodedChunk } from '../evtx/index.js';
 import type { SpanResult, SpanTask } from './decode-worker.js';
 
@@ -45,7 +46,7 @@ export class DecodePool {
   ) {}
 
   private start(): Piscina {
-    this.piscina ??= new Piscina({
+    this.piscina ??= threadPool({
       filename: this.worker.href,
       minThreads: this.threads,
       maxThreads: this.threads,

@@ -6,7 +6,8 @@
  * each through a bounded page cache: memory does not grow with the job.
  */
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
+import { threadPool } from '../threads/index.js';
 import type { DescribeEvent, SigmaMatchInput } from '../analysis/index.js';
 import { invalidOption, TaeError } from '../errors/index.js';
 import type { Diagnostic, EvtxEvent } from '../evtx/index.js';
@@ -328,7 +329,7 @@ let pool: Piscina | undefined;
 /** Runs `task` on a worker thread; `signal` abandons it (the thread finishes its SQLite work). */
 async function inWorker(task: FinishTask, signal?: AbortSignal): Promise<FinishResult> {
   // The work is SQLite's (its page caches are bounded): a small young generation is enough.
-  pool ??= new Piscina({
+  pool ??= threadPool({
     filename: workerUrl.href,
     minThreads: 0,
     maxThreads: 2,

@@ -8,7 +8,8 @@
  * The pool starts on first use and idle workers let the process exit. Workers run at a lower
  * scheduling priority than the event loop, which keeps answering while they compute.
  */
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
+import { threadPool } from '../threads/index.js';
 import { type ErrorBodyFormat, type ErrorCode, TaeError } from '../errors/index.js';
 import type { SigmaDataResponse } from '../sigma/index.js';
 
@@ -95,7 +96,7 @@ export class DataPool {
   }
 
   private workers(): Piscina {
-    this.piscina ??= new Piscina({
+    this.piscina ??= threadPool({
       filename: workerUrl.href,
       // All started at once and replaced at once when a cut terminates one, so the next
       // request does not wait for a worker to load (under the time limit it is counted in).

@@ -3,7 +3,8 @@
  * lives as long as its engine; idle workers do not keep the process alive. A worker's heap
  * is capped so that a rule producing millions of matches fails one task, not the process.
  */
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
+import { threadPool } from '../threads/index.js';
 import { TaeError } from '../errors/index.js';
 import type {
   CompileTask,
@@ -25,7 +26,7 @@ export class YaraPool {
   private readonly piscina: Piscina;
 
   constructor(readonly threads: number) {
-    this.piscina = new Piscina({
+    this.piscina = threadPool({
       filename: workerUrl.href,
       minThreads: 0,
       maxThreads: threads,
