@@ -3,8 +3,8 @@
  * bounded (2 × threads) and results come back in file order.
  */
 import type { Piscina } from 'piscina';
-import { threadPool } from '../threads/index.js';
 import type { DecodedChunk } from '../evtx/index.js';
+import { threadPool } from '../threads/index.js';
 import type { SpanResult, SpanTask } from './decode-worker.js';
 
 /** Under tsx the sources run as .ts; the built package runs the compiled .js next to this file. */

@@ -7,12 +7,12 @@
  */
 import { availableParallelism } from 'node:os';
 import type { Piscina } from 'piscina';
-import { threadPool } from '../threads/index.js';
 import type { DescribeEvent, SigmaMatchInput } from '../analysis/index.js';
 import { invalidOption, TaeError } from '../errors/index.js';
 import type { Diagnostic, EvtxEvent } from '../evtx/index.js';
 import { isBuiltinDescriber } from '../lookup/index.js';
 import type { RowRef } from '../rows/index.js';
+import { threadPool } from '../threads/index.js';
 import { closeGateAsync, newGate, removeBlockFiles } from './blocks.js';
 import {
   completeIndex,

@@ -9,9 +9,9 @@
  * scheduling priority than the event loop, which keeps answering while they compute.
  */
 import type { Piscina } from 'piscina';
-import { threadPool } from '../threads/index.js';
 import { type ErrorBodyFormat, type ErrorCode, TaeError } from '../errors/index.js';
 import type { SigmaDataResponse } from '../sigma/index.js';
+import { threadPool } from '../threads/index.js';
 
 /** Under tsx the sources run as .ts; the built package runs the compiled .js next to this file. */
 const workerUrl = new URL(`./data-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);

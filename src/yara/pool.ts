@@ -4,8 +4,8 @@
  * is capped so that a rule producing millions of matches fails one task, not the process.
  */
 import type { Piscina } from 'piscina';
-import { threadPool } from '../threads/index.js';
 import { TaeError } from '../errors/index.js';
+import { threadPool } from '../threads/index.js';
 import type {
   CompileTask,
   CompileTaskResult,
