@@ -31,11 +31,23 @@ test('a result posted by a task cancelled before it was read neither ends the pr
   }
 });
 
-test('an error event that belongs to no task is heard by the pool, not thrown', async () => {
+test('an error event that belongs to no task is heard by the pool, not thrown, and said with TAE_DEBUG', async () => {
   const pool = threadPool({ filename: busyWorker, minThreads: 0, maxThreads: 1 });
+  const written: string[] = [];
+  const write = process.stderr.write;
+  const debug = process.env.TAE_DEBUG;
   try {
+    process.stderr.write = ((chunk: string) => written.push(String(chunk)) > 0) as typeof write;
+    delete process.env.TAE_DEBUG;
     assert.doesNotThrow(() => pool.emit('error', new Error('close timed out')));
+    assert.deepEqual(written, []);
+    process.env.TAE_DEBUG = '1';
+    assert.doesNotThrow(() => pool.emit('error', new Error('close timed out')));
+    assert.deepEqual(written, ['tae: debug: worker pool: close timed out\n']);
   } finally {
+    process.stderr.write = write;
+    if (debug === undefined) delete process.env.TAE_DEBUG;
+    else process.env.TAE_DEBUG = debug;
     await pool.destroy();
   }
 });

@@ -12,8 +12,11 @@ export type ThreadPoolOptions = NonNullable<ConstructorParameters<typeof Piscina
  */
 export function threadPool(options: ThreadPoolOptions): Piscina {
   const pool = new Piscina(options);
-  pool.on('error', ignoreUnowned);
+  pool.on('error', noteUnowned);
   return pool;
 }
 
-function ignoreUnowned(): void {}
+/** Nothing to recover; with $TAE_DEBUG set (the CLI's debug lines) it is said on stderr. */
+function noteUnowned(e: unknown): void {
+  if (process.env.TAE_DEBUG) process.stderr.write(`tae: debug: worker pool: ${(e as Error)?.message ?? e}\n`);
+}
