@@ -8,7 +8,7 @@
  * rejection), a job never settled, or a closed engine left build files behind (staging, block,
  * journal files). Nothing needs the corpus: the logs come from fixtures/.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,6 +17,7 @@ import { randomEvents } from '../fixtures/large-events.js';
 import { prng } from '../fixtures/prng.js';
 import { type Auth, Engine } from '../src/entry/service.js';
 import { parseEvtx } from '../src/index.js';
+import { allFiles } from '../test/helpers/marker-scan.js';
 
 const { values } = parseArgs({
   options: { seconds: { type: 'string', default: '120' }, seed: { type: 'string', default: '1' } },
@@ -41,11 +42,6 @@ const stats = {
   leftovers: 0,
   escaped: 0,
 };
-
-const filesUnder = (d: string): string[] =>
-  readdirSync(d, { withFileTypes: true }).flatMap((x) =>
-    x.isDirectory() ? filesUnder(join(d, x.name)) : [join(d, x.name)],
-  );
 
 async function libraryParseCancelled(): Promise<void> {
   const controller = new AbortController();
@@ -116,7 +112,7 @@ while (Date.now() - started < budgetMs) {
   const dir = mkdtempSync(join(tmpdir(), 'tae-stress-'));
   try {
     await round(dir, stats.rounds % 2 === 1);
-    const left = filesUnder(dir).filter((f) => /\.stage$|\.block-\d+$|-journal$|-wal$/.test(f));
+    const left = allFiles(dir).filter((f) => /\.stage$|\.block-\d+$|-journal$|-wal$/.test(f));
     if (left.length > 0) {
       stats.leftovers++;
       console.error(`stress: round ${stats.rounds} left ${left.join(', ')}`);

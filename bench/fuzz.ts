@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Piscina } from 'piscina';
+import { threadPool } from '../src/threads/index.js';
 import { corpusEvtxFiles } from '../test/helpers/corpus.js';
 import { MUTATIONS, mutate, rng } from '../test/helpers/mutate.js';
 import type { FuzzJob, FuzzOutcome } from './fuzz-worker.js';
@@ -24,7 +24,7 @@ if (files.length === 0) {
 }
 
 const newPool = () =>
-  new Piscina({ filename: new URL('./fuzz-worker.ts', import.meta.url).href, maxThreads: 1, minThreads: 1 });
+  threadPool({ filename: new URL('./fuzz-worker.ts', import.meta.url).href, maxThreads: 1, minThreads: 1 });
 let pool = newPool();
 const pick = rng(Number(values.seed));
 const stats = {
