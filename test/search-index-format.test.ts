@@ -7,7 +7,7 @@
  * all three, and indexes of formats 1 and 2 in an existing data directory keep answering.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -18,6 +18,7 @@ import type { EvtxEvent } from '../src/evtx/index.js';
 import { eventDescriber } from '../src/lookup/index.js';
 import { parseEvtx } from '../src/parse/index.js';
 import { type PackedRows, RowPacker, type RowRef } from '../src/rows/index.js';
+import { BUILD_PAGE_BYTES } from '../src/search/schema.js';
 import {
   checkSearchRequest,
   EventIndex,
@@ -281,6 +282,31 @@ test('every text and filter answers the same from both formats, odd characters i
   const window = { start_time: Date.UTC(2024, 4, 1, 0, 0, 4), end_time: Date.UTC(2024, 4, 1, 0, 0, 9) };
   for (const v of [v2, v3])
     assert.deepEqual(pages(v, { ...window, search: 'k' }), pages(v1, { ...window, search: 'k' }));
+});
+
+test("the builder writes 16 KiB pages; the same index with SQLite's default 4 KiB pages answers alike", () => {
+  assert.equal(v3.pragma('page_size', { simple: true }), BUILD_PAGE_BYTES);
+  assert.equal(BUILD_PAGE_BYTES, 16_384);
+  const path = join(dir, 'v3-4k.sqlite');
+  copyFileSync(join(dir, 'v3.sqlite'), path);
+  const rewrite = openSqlite(path);
+  rewrite.pragma('page_size = 4096');
+  rewrite.exec('VACUUM');
+  rewrite.close();
+  const small = openSqlite(path, { readonly: true });
+  try {
+    assert.equal(small.pragma('page_size', { simple: true }), 4096);
+    for (const body of [
+      { search: '' },
+      { search: 'k' },
+      { search: 'ödd' },
+      { search: 'value', filter: [{ field: 'details.Multi', operator: 'starts_with', value: 'a, b' }] },
+      { search: 'no such text anywhere' },
+    ])
+      assert.deepEqual(pages(small, body), pages(v3, body), JSON.stringify(body));
+  } finally {
+    small.close();
+  }
 });
 
 test('the analysis rebuilt from either format is the same, over everything and over a window', () => {

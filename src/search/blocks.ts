@@ -17,7 +17,7 @@ import { basename, dirname, join } from 'node:path';
 import { attachSqlite, openSqlite, type SqliteDatabase } from '../../native/sqlite.js';
 import { TaeError } from '../errors/index.js';
 import { GramBuilder } from './grams.js';
-import { buildGramBlock, gramsSchema, type IndexSchemaName } from './schema.js';
+import { buildGramBlock, gramsSchema, type IndexSchemaName, setBuildPageSize } from './schema.js';
 
 /** What the builders of one completion share. */
 export interface BlockPlan {
@@ -136,6 +136,7 @@ function buildBlockFile(plan: BlockPlan, k: number): void {
       c.pragma('main.synchronous = OFF');
       c.pragma(`main.cache_size = ${-BLOCK_CACHE_KIB}`);
       c.pragma('temp_store = MEMORY');
+      setBuildPageSize(c, 'main');
     },
   );
   try {

@@ -22,7 +22,7 @@ import {
   removeBlockFiles,
   throughGate,
 } from './blocks.js';
-import { copyStaged, INDEX_FORMAT, type IndexSchemaName, indexSchema } from './schema.js';
+import { copyStaged, INDEX_FORMAT, type IndexSchemaName, indexSchema, setBuildPageSize } from './schema.js';
 
 /** The small tables, gathered in memory while the job ran. */
 export interface IndexTables {
@@ -99,6 +99,7 @@ export async function completeIndex(task: FinishTask): Promise<FinishResult> {
     const t0 = performance.now();
     let db = openIndex(plan, true);
     try {
+      setBuildPageSize(db, 'main');
       db.exec(indexSchema('main'));
       if (threads <= 1) {
         for (const sql of copyStaged('main', 'stage')) db.exec(sql);

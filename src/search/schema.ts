@@ -14,6 +14,7 @@
  * as keyed JSON (`event`) and its folded text (`bodies`). Indexes of formats 1 and 2 are still
  * read (event-index.ts, rebuild.ts).
  */
+import type { SqliteDatabase } from '../../native/sqlite.js';
 
 /** Bumped when the layout changes; the formats an index may have are in READABLE_FORMATS. */
 export const INDEX_FORMAT = 3;
@@ -177,3 +178,18 @@ export function buildGramBlock(ix: IndexSchemaName): readonly [read: string, sto
     `INSERT INTO ${ix}.events_grams (block, gram, part, postings) VALUES (?, ?, ?, ?)`,
   ];
 }
+
+/**
+ * Page size of the files a build writes (staging, index, trigram blocks), set before their
+ * first table. SQLite's 4 KiB default costs a page header, a cell pointer and (for a private
+ * job) an encrypted page with its tag every 4 KiB: with 16 KiB the 1 GB private job's index is
+ * 1,346 bytes an event instead of 1,458, its copy 1.5 s instead of 2.1–2.3, the system CPU
+ * 1.3 s lower. 32 and 64 KiB save a little more and cost 70 and 250 MiB of peak memory.
+ * Readers take the size from the file, so indexes written with 4 KiB pages read alike.
+ */
+export const BUILD_PAGE_BYTES = 16 * 1024;
+
+/** Sets a new database's page size (before its first table; later it would be ignored). */
+export const setBuildPageSize = (db: SqliteDatabase, schema: 'main' | 'stage'): void => {
+  db.pragma(`${schema}.page_size = ${BUILD_PAGE_BYTES}`);
+};

@@ -13,7 +13,7 @@ import type { EvtxEvent } from '../evtx/index.js';
 import { indexRow, type RowRef } from '../rows/index.js';
 import { BUILD_CACHE_KIB, configure, keyOption, stagePath } from './complete.js';
 import { packedEvent, stagedValues } from './packed.js';
-import { STAGE_SCHEMA } from './schema.js';
+import { STAGE_SCHEMA, setBuildPageSize } from './schema.js';
 
 /**
  * One new event: arrival number, file number, matched rule numbers and titles, and the event
@@ -54,7 +54,10 @@ export function openStage(
   const db: SqliteDatabase = openSqlite(stagePath(path), keyOption(key));
   try {
     configure(db, 'main', BUILD_CACHE_KIB / 2);
-    if (fresh) db.exec(STAGE_SCHEMA);
+    if (fresh) {
+      setBuildPageSize(db, 'main');
+      db.exec(STAGE_SCHEMA);
+    }
     const insert = db.prepare('INSERT INTO staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     const insertDuplicate = db.prepare('INSERT INTO staged_duplicates VALUES (?, ?, ?, ?)');
     const write = db.transaction((events: readonly StagedEvent[], duplicates: readonly StagedDuplicate[]) => {
