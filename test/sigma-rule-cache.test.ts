@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { serialize } from 'node:v8';
+import { evict } from '../src/cli/cache-files.js';
 import { parseCached, RULE_CACHE_FORMAT, ruleCacheDir, ruleCacheStats } from '../src/cli/rule-cache.js';
 import { loadSigmaRules } from '../src/cli/sigma-rules.js';
 import { eventFromObject, parseRuleText, YamlNumber } from '../src/sigma/index.js';
@@ -141,7 +142,7 @@ test('the anchors a run took are read back by the next load, and a corrupt ancho
   first.finish();
   const taken = first.ruleSet.takenAnchors();
   assert.ok(taken.size > 0);
-  const [file] = readdirSync(cache).filter((n) => n.startsWith('anchors-'));
+  const [file] = readdirSync(cache).filter((n) => n.startsWith('learnt-'));
   assert.ok(file);
   assert.equal(statSync(join(cache, file)).mode & 0o777, 0o600);
   const second = await load(cache);
@@ -182,7 +183,7 @@ test('tae sigma: the second run says it hit the cache and leaves the entry untou
   const [name] = entries(env.TAE_CACHE_DIR);
   const path = join(env.TAE_CACHE_DIR, name!);
   utimesSync(path, new Date(2_000_000), new Date(2_000_000));
-  const anchorFiles = readdirSync(env.TAE_CACHE_DIR).filter((n) => n.startsWith('anchors-'));
+  const anchorFiles = readdirSync(env.TAE_CACHE_DIR).filter((n) => n.startsWith('learnt-'));
   assert.equal(anchorFiles.length, 1);
   for (const f of anchorFiles)
     utimesSync(join(env.TAE_CACHE_DIR, f), new Date(2_000_000), new Date(2_000_000));
@@ -220,4 +221,29 @@ test('tae yara keeps the compiled rules owner-only in the cache and reuses them 
   const rebuilt = run();
   assert.equal(rebuilt.stdout, first.stdout);
   assert.ok(statSync(path).size > 100, 'a corrupt entry is compiled again and rewritten');
+});
+
+test('eviction keeps the newest cache files within the budget, learnt files of the old name included, and nothing else', () => {
+  const cache = mkdtempSync(join(dir, 'evict-'));
+  const hex = (c: string) => c.repeat(64);
+  const files = [
+    `sigma-${hex('a')}.bin`,
+    `learnt-${hex('b')}.bin`,
+    `anchors-${hex('c')}.bin`,
+    `sigma-${hex('d')}.bin`,
+  ];
+  files.forEach((name, age) => {
+    writeFileSync(join(cache, name), Buffer.alloc(1000));
+    const t = new Date(Date.UTC(2026, 0, 1) - age * 60_000); // the first is the newest
+    utimesSync(join(cache, name), t, t);
+  });
+  writeFileSync(join(cache, 'notes.bin'), Buffer.alloc(5000));
+  evict(cache, 2500);
+  assert.deepEqual(readdirSync(cache).sort(), [
+    'learnt-' + hex('b') + '.bin',
+    'notes.bin',
+    'sigma-' + hex('a') + '.bin',
+  ]);
+  evict(cache, 1000);
+  assert.deepEqual(readdirSync(cache).sort(), ['notes.bin', `sigma-${hex('a')}.bin`]);
 });

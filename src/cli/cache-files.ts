@@ -18,7 +18,11 @@ export const ruleCacheStats = { hits: 0, misses: 0, parsed: 0, rejected: 0 };
 /** A cached value not of the shape written: the entry is ignored and rebuilt. */
 export class Corrupt extends Error {}
 
-export function evict(dir: string, maxBytes: number, entry = /^(sigma|anchors)-[0-9a-f]{64}\.bin$/): void {
+export function evict(
+  dir: string,
+  maxBytes: number,
+  entry = /^(sigma|learnt|anchors)-[0-9a-f]{64}\.bin$/,
+): void {
   const files = readdirSync(dir)
     .filter((n) => entry.test(n))
     .map((n) => ({ path: join(dir, n), st: statSync(join(dir, n), { throwIfNoEntry: false }) }))

@@ -1,6 +1,8 @@
 /**
  * What a rule set learnt in a run (sigma's literal anchors and scanners), kept beside the parse
- * cache's entry: a file per entry and salt, written after the run, read by the next.
+ * cache's entry: a file per entry and salt (`learnt-<hash>.bin`), written after the run, read by
+ * the next. Earlier versions named these files `anchors-…`: eviction still counts them
+ * (cache-files.ts), so they go as the cache fills, and none is read.
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -68,7 +70,7 @@ const added = (known: ReadonlyMap<string, unknown>, taken: ReadonlyMap<string, u
  */
 export function learntStore(dir: string, key: string, maxBytes: number) {
   const fileOf = (salt: string) =>
-    join(dir, `anchors-${createHash('sha256').update(`${key}\0${salt}`).digest('hex')}.bin`);
+    join(dir, `learnt-${createHash('sha256').update(`${key}\0${salt}`).digest('hex')}.bin`);
   const read = new Map<string, Learnt>();
   const learnt = (salt: string): Learnt => {
     let known = read.get(salt);
