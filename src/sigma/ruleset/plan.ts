@@ -92,6 +92,30 @@ function affordable(entries: readonly Anchored[]): boolean[] {
   return keep;
 }
 
+/**
+ * Which entries an anchor of the current event opened: per entry, the event (epoch) in which it
+ * was last opened, so that a new event needs no clearing. Shared by a plan's gates only.
+ */
+class Openings {
+  readonly stamp: Uint32Array;
+  epoch = 0;
+
+  constructor(entries: number) {
+    this.stamp = new Uint32Array(entries);
+  }
+
+  /** Starts the next event; false when the epochs wrapped and every seen-mark must be cleared. */
+  next(): boolean {
+    if (this.epoch === 0xffffffff) {
+      this.epoch = 1;
+      this.stamp.fill(0);
+      return false;
+    }
+    this.epoch++;
+    return true;
+  }
+}
+
 /** One field's scanner and, per literal, the plan positions it opens. */
 class FieldGate implements LiteralSink {
   /** Per literal: the epoch it was last seen, so each literal marks its entries once per event. */
@@ -101,17 +125,17 @@ class FieldGate implements LiteralSink {
     readonly field: string | null,
     readonly scanner: LiteralScanner,
     private readonly positions: readonly (readonly number[])[],
-    private readonly plan: { readonly stamp: Uint32Array; readonly epoch: number },
+    private readonly openings: Openings,
   ) {
     this.seen = new Uint32Array(positions.length);
   }
 
   hit(literal: number): void {
-    const epoch = this.plan.epoch;
+    const epoch = this.openings.epoch;
     if (this.seen[literal] === epoch) return;
     this.seen[literal] = epoch;
     const list = this.positions[literal]!;
-    const stamp = this.plan.stamp;
+    const stamp = this.openings.stamp;
     for (let k = 0; k < list.length; k++) stamp[list[k]!] = epoch;
   }
 
@@ -122,19 +146,21 @@ class FieldGate implements LiteralSink {
 
 export class Plan<E extends Anchored> {
   private readonly gated: Uint8Array;
-  /** Per entry: the event (epoch) in which one of its anchors occurred. */
-  readonly stamp: Uint32Array;
+  private readonly openings: Openings;
+  /** The openings' stamps and the prepared event's epoch, read directly by `open` (hot). */
+  private readonly stamp: Uint32Array;
+  private epoch = 0;
   private readonly gates: FieldGate[] = [];
   /** Keyword literals, searched in every value. */
   private keywords: FieldGate | undefined;
-  epoch = 0;
 
   constructor(
     readonly entries: readonly E[],
     scanners: ScannerSource,
   ) {
     this.gated = new Uint8Array(entries.length);
-    this.stamp = new Uint32Array(entries.length);
+    this.openings = new Openings(entries.length);
+    this.stamp = this.openings.stamp;
     const byField = new Map<
       string | null,
       { literals: string[]; positions: number[][]; ids: Map<string, number> }
@@ -161,7 +187,7 @@ export class Plan<E extends Anchored> {
       }
     });
     for (const [field, f] of byField) {
-      const gate = new FieldGate(field, scanners(field, f.literals), f.positions, this);
+      const gate = new FieldGate(field, scanners(field, f.literals), f.positions, this.openings);
       if (field === null) this.keywords = gate;
       else this.gates.push(gate);
     }
@@ -173,13 +199,11 @@ export class Plan<E extends Anchored> {
    */
   prepare(ctx: EvalContext): void {
     if (this.gates.length === 0 && this.keywords === undefined) return;
-    if (this.epoch === 0xffffffff) {
-      this.epoch = 0;
-      this.stamp.fill(0);
+    if (!this.openings.next()) {
       for (const g of this.gates) g.reset();
       this.keywords?.reset();
     }
-    this.epoch++;
+    this.epoch = this.openings.epoch;
     for (let i = 0; i < this.gates.length; i++) {
       const gate = this.gates[i]!;
       const texts = ctx.texts(gate.field!);
