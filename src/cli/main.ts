@@ -7,6 +7,7 @@ import { isTaeError } from '../errors/index.js';
 import { registerCommands } from './commands.js';
 import { EXIT } from './exit-codes.js';
 import { packageVersion } from './version.js';
+import { hasYoungLimit, releaseWorkerYoungGeneration, YOUNG_LIMIT } from './young-generation.js';
 
 /*
  * A command runs once, for seconds: most of a short run is V8 compiling hot functions, and
@@ -44,21 +45,17 @@ if (process.argv[2] !== 'serve') {
 }
 
 /*
- * The young generation is sized when V8 starts, so only a new process can bound it. V8 grows it
- * to 64 MiB per semi-space on a thread that allocates as fast as a parse job's main thread: a
- * 100 MB job peaked at 600 MiB RSS with that and at 480 MiB with 8 MiB, in the same time
- * (bench/job.ts). Commands that analyse or serve re-execute themselves once with the limit
- * (`process.execve`: the same process id, no parent left behind; not on Windows, nor when
- * TAE_NO_REEXEC=1 or the limit is already set), with at most two malloc arenas unless
- * MALLOC_ARENA_MAX is set.
+ * Commands that analyse or serve re-execute themselves once with the young generation's limit
+ * (young-generation.ts; `process.execve`: the same process id, no parent left behind; not on
+ * Windows, nor when TAE_NO_REEXEC=1 or the limit is already set), with at most two malloc
+ * arenas unless MALLOC_ARENA_MAX is set. Worker threads then get the limit they ask for.
  */
-const YOUNG_LIMIT = '--max-semi-space-size=8';
 const ANALYSING = new Set(['analyze', 'jobs', 'serve', 'sigma', 'search']);
 if (
   ANALYSING.has(process.argv[2] ?? '') &&
   typeof process.execve === 'function' &&
   process.env.TAE_NO_REEXEC !== '1' &&
-  !process.execArgv.some((a) => a.startsWith('--max-semi-space-size'))
+  !hasYoungLimit(process.execArgv)
 )
   process.execve(
     process.execPath,
@@ -68,6 +65,7 @@ if (
     // 461–532 MiB while printing its results; with two arenas at 441–471 MiB, in the same time.
     { MALLOC_ARENA_MAX: '2', ...process.env },
   );
+if (hasYoungLimit(process.execArgv)) releaseWorkerYoungGeneration();
 
 /** What to do about a locked data directory, after the store's message naming it and the pid. */
 const LOCKED_HINT =

@@ -1,0 +1,69 @@
+/**
+ * The CLI's young generation (src/cli/young-generation.ts): V8's semi-space flag sizes the main
+ * thread's, and once released, worker threads get the size their resourceLimits ask for instead
+ * of the flag's.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { hasYoungLimit, YOUNG_LIMIT } from '../src/cli/young-generation.js';
+
+/** Grows the young generation of the main thread and of a worker asking for 8 MiB; prints both maxima (MiB). */
+const GROW = (release: boolean) => `
+import { getHeapSpaceStatistics } from 'node:v8';
+import { Worker } from 'node:worker_threads';
+import { releaseWorkerYoungGeneration } from ${JSON.stringify(join(import.meta.dirname, '..', 'src', 'cli', 'young-generation.ts'))};
+${release ? 'releaseWorkerYoungGeneration();' : ''}
+const BODY = \`
+let live = [];
+let max = 0;
+for (let i = 0; i < 3e6; i++) {
+  live.push({ i, s: 'x' + i });
+  if (live.length > 100000) live = [];
+  if (i % 10000 === 0) max = Math.max(max, young());
+}\`;
+const young = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
+// The worker's code is a module too (it inherits --input-type=module).
+const worker = new Worker(
+  "import { getHeapSpaceStatistics } from 'node:v8'; import { parentPort } from 'node:worker_threads';" +
+    'const young = ' + young.toString() + ';' + BODY + 'parentPort.postMessage(max);',
+  { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 8 } },
+);
+const inWorker = await new Promise((resolve) => worker.once('message', resolve));
+const inMain = new Function('young', BODY + 'return max;')(young);
+console.log(JSON.stringify({ worker: inWorker / 1048576, main: inMain / 1048576 }));
+`;
+
+function grow(release: boolean): { worker: number; main: number } {
+  const r = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', YOUNG_LIMIT, '--input-type=module', '-e', GROW(release)],
+    { encoding: 'utf8' },
+  );
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout) as { worker: number; main: number };
+}
+
+test('released, the semi-space flag sizes the main thread only: a worker keeps the young generation it asks for', () => {
+  assert.equal(YOUNG_LIMIT, '--max-semi-space-size=16');
+  const held = grow(false);
+  const released = grow(true);
+  assert.ok(
+    held.worker > 16,
+    `without the release the flag overrides the worker's 8 MiB: ${held.worker} MiB`,
+  );
+  assert.ok(released.worker <= 12, `released, the worker stays near its 8 MiB: ${released.worker} MiB`);
+  for (const r of [held, released]) {
+    assert.ok(
+      r.main > 16 && r.main <= 48,
+      `the main thread keeps the flag's 16 MiB semi-spaces: ${r.main} MiB`,
+    );
+  }
+});
+
+test('the re-execution is skipped when node already has a semi-space size', () => {
+  assert.equal(hasYoungLimit(['--max-semi-space-size=4']), true);
+  assert.equal(hasYoungLimit(['--expose-gc', '--max-old-space-size=900']), false);
+  assert.equal(hasYoungLimit([]), false);
+});
