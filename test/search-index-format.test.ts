@@ -18,7 +18,6 @@ import type { EvtxEvent } from '../src/evtx/index.js';
 import { eventDescriber } from '../src/lookup/index.js';
 import { parseEvtx } from '../src/parse/index.js';
 import { type PackedRows, RowPacker, type RowRef } from '../src/rows/index.js';
-import { BUILD_PAGE_BYTES } from '../src/search/schema.js';
 import {
   checkSearchRequest,
   EventIndex,
@@ -28,6 +27,7 @@ import {
   rebuildInsights,
   restoreEvent,
 } from '../src/search/index.js';
+import { BUILD_PAGE_BYTES } from '../src/search/schema.js';
 import { type Arrival, writeFormat1Index } from './helpers/index-format1.js';
 import { writeFormat2Index } from './helpers/index-format2.js';
 
