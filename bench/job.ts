@@ -2,10 +2,10 @@
  * Parse jobs end to end through the real CLI (`npm run bench -- --only job`), as a user runs
  * them: `tae tokens create`, `tae files upload`, then `tae jobs parse --sigma` (community Sigma
  * rules, event index built) in a child process under /usr/bin/time for its peak RSS, against
- * `tae parse -t 2` (the engine's decode threads here) of the same files in the same run; then
- * the first `tae search` from a cold process. Private (token and key) and public, on about
- * 100 MB (one file), 500 MB (two) and 1 GB (four 238 MiB files, the spec's job limit), made by
- * fixtures/generate-large.ts and cached under .bench-out/. One JSON object per line; the last
+ * `tae parse -t 2` (the engine's decode threads here; the median of three runs) of the same
+ * files in the same run; then the first `tae search` from a cold process. Private (token and
+ * key) and public, on about 100 MB (one file), 500 MB (two) and 1 GB (four 238 MiB files, the
+ * spec's job limit), made by fixtures/generate-large.ts and cached under .bench-out/. One JSON object per line; the last
  * holds the peak RSS of every size and whether they are flat (within 25 % of each other).
  *   node --import tsx bench/job.ts [--quick] [--sizes 100M,500M,1G] [--keep] [--yara [--rounds N]]
  * --quick (or TAE_BENCH_JOB_QUICK=1) runs only 100 MB; --keep keeps the data directories.
@@ -28,7 +28,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { coresBetween, type Timed, timeProcess } from './measure.js';
+import { coresBetween, median, type Timed, timeProcess } from './measure.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -285,12 +285,15 @@ async function main(): Promise<void> {
     const spec = SIZES[size];
     if (spec === undefined) throw new Error(`unknown size ${size} (one of ${Object.keys(SIZES).join(', ')})`);
     const files = spec.map(([s, seed]) => generated(s, seed));
-    const parse = await timeProcess('node', [CLI, 'parse', '-q', '-t', '2', '-f', 'jsonl', ...files], {
-      discard: true,
-    });
+    // The reference of every ratio: the median of three runs, since one run of a few seconds
+    // moved by 15 % between runs on this machine (4.08 and 4.77 s the same day).
+    const parse = await median(3, () =>
+      timeProcess('node', [CLI, 'parse', '-q', '-t', '2', '-f', 'jsonl', ...files], { discard: true }),
+    );
     emit({
-      name: `${size} tae parse -t 2 -f jsonl (same files)`,
+      name: `${size} tae parse -t 2 -f jsonl (same files, median of 3)`,
       wallMs: Math.round(parse.wallMs),
+      runsMs: parse.runsMs,
       peakRssMiB: mib(parse.peakRssKb),
     });
     const sigma = await timeProcess('node', [CLI, 'sigma', '-q', '-t', '2', '--jsonl', ...files], {
