@@ -13,7 +13,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   errors: [],
   base64: [],
   /** Worker-thread pools that a stray worker message cannot end the process with. */
-  threads: [],
+  threads: ['errors'],
   evtx: ['errors'],
   parse: ['errors', 'evtx', 'threads'],
   /** Decode workers that also match Sigma rules, and the events they send back. */

@@ -1,6 +1,6 @@
 /**
  * What the rule caches share (rule-cache.ts, rule-learnt.ts): the format, the bounds, atomic
- * owner-only writes, eviction of the oldest entries, and the counters and debug lines.
+ * owner-only writes, eviction of the oldest entries, and the counters.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -68,9 +68,4 @@ export function write(dir: string, file: string, key: string, entry: object, max
   } catch {
     // read-only or full disk: run uncached
   }
-}
-
-/** `tae: debug: …` on stderr when $TAE_DEBUG is set (cache hits and load phases). */
-export function debug(line: string): void {
-  if (process.env.TAE_DEBUG) process.stderr.write(`tae: debug: ${line}\n`);
 }

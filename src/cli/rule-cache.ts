@@ -19,6 +19,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { debugLine } from '../errors/index.js';
 import {
   type ParsedRuleText,
   parseRuleText,
@@ -28,7 +29,6 @@ import {
 } from '../sigma/index.js';
 import {
   Corrupt,
-  debug,
   evict,
   MAX_CACHE_BYTES,
   RULE_CACHE_FORMAT,
@@ -40,7 +40,7 @@ import { type Learnt, learntStore } from './rule-learnt.js';
 import { packageVersion } from './version.js';
 
 export type { Learnt };
-export { debug, RULE_CACHE_FORMAT, ruleCacheStats };
+export { RULE_CACHE_FORMAT, ruleCacheStats };
 
 const MAX_DEPTH = 128;
 
@@ -176,11 +176,11 @@ export function parseCached(
   let unwritten = entry === undefined;
   if (entry !== undefined) {
     ruleCacheStats.hits++;
-    debug(`sigma rule cache hit ${file} (${texts.length} files)`);
+    debugLine(`sigma rule cache hit ${file} (${texts.length} files)`);
   } else {
     ruleCacheStats.misses++;
     entry = { parsed: parseAll(), trust: undefined };
-    debug(`sigma rule cache miss (${texts.length} files)`);
+    debugLine(`sigma rule cache miss (${texts.length} files)`);
   }
   const { parsed } = entry;
   let trust = entry.trust;
@@ -195,7 +195,7 @@ export function parseCached(
       if (!grew && !unwritten) return;
       write(dir, file, key, { parsed, trust }, maxBytes);
       unwritten = false;
-      debug(
+      debugLine(
         `sigma rule cache: wrote ${file}, ${trust?.docs.reduce((n, d) => n + d.length, 0) ?? 0} documents known to compile`,
       );
     },

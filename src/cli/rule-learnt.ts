@@ -6,8 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { debugLine } from '../errors/index.js';
 import type { Anchor, Anchors } from '../sigma/index.js';
-import { Corrupt, debug, RULE_CACHE_FORMAT, readEntry, write } from './cache-files.js';
+import { Corrupt, RULE_CACHE_FORMAT, readEntry, write } from './cache-files.js';
 
 /** A rule set's anchors (by sigma's `anchorKey`) and scanners (by key; checked where used). */
 export interface Learnt {
@@ -100,7 +101,7 @@ export function learntStore(dir: string, key: string, maxBytes: number) {
       ]);
       write(dir, fileOf(salt), key, { salt, anchors, scanners: [...merged.scanners] }, maxBytes);
       read.set(salt, merged);
-      debug(
+      debugLine(
         `sigma rule cache: anchors of ${merged.anchors.size} variants (${newAnchors} new), ${merged.scanners.size} scanners (${newScanners} new)`,
       );
     },

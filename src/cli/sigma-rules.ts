@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, type Stats, statSync } from 'node:fs';
-import { TaeError } from '../errors/index.js';
+import { debugLine, TaeError } from '../errors/index.js';
 import { openRuleLibrary, walkFiles } from '../rules/index.js';
 import {
   compiledDocuments,
@@ -20,7 +20,7 @@ import {
   type RuleSet,
 } from '../sigma/index.js';
 import { plural, ruleLibraryDir, warn } from './common.js';
-import { debug, parseCached, type RuleText, ruleCacheDir } from './rule-cache.js';
+import { parseCached, type RuleText, ruleCacheDir } from './rule-cache.js';
 import { chooseRules, type RuleChoice } from './rule-filter.js';
 
 export interface SigmaChoice {
@@ -170,7 +170,7 @@ export async function loadSigmaRules(choice: SigmaChoice): Promise<SigmaRules> {
   const clean = compiledDocuments(sources, all, loaded.rules, ruleSet, trusted);
   cache.remember(salt, clean);
   const ms = (a: number, b: number) => `${Math.round(b - a)} ms`;
-  debug(`sigma rules: parse ${ms(t0, t1)}, build ${ms(t1, t2)}, rule set ${ms(t2, performance.now())}`);
+  debugLine(`sigma rules: parse ${ms(t0, t1)}, build ${ms(t1, t2)}, rule set ${ms(t2, performance.now())}`);
   const label = `${plural(loaded.rules.length, 'rule')}${loaded.correlations.length ? `, ${plural(loaded.correlations.length, 'correlation')}` : ''}${left > 0 ? ` (${left} left out by the rule filters)` : ''}`;
   // Made on first use: only a run that decodes on the pool sends the rules to workers.
   let portable: PortableSigma | undefined;

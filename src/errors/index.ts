@@ -97,3 +97,11 @@ function editDistance(a: string, b: string): number {
   }
   return prev[b.length]!;
 }
+
+/**
+ * `tae: debug: <line>` on stderr when $TAE_DEBUG is set: the CLI's debug lines (timings, cache
+ * hits, what a worker pool could not hand to any task). Silent otherwise.
+ */
+export function debugLine(line: string): void {
+  if (process.env.TAE_DEBUG) process.stderr.write(`tae: debug: ${line}\n`);
+}

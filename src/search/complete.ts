@@ -9,6 +9,7 @@
  */
 import { rmSync } from 'node:fs';
 import { attachSqlite, createDatabaseFile, openSqlite, type SqliteDatabase } from '../../native/sqlite.js';
+import { debugLine } from '../errors/index.js';
 import { buildWith, startBuilders } from './block-threads.js';
 import {
   type BlockPlan,
@@ -113,7 +114,7 @@ export async function completeIndex(task: FinishTask): Promise<FinishResult> {
         } finally {
           stage.close();
         }
-        debug(
+        debugLine(
           `index completion: ${tables.events} events, copy ${ms(t1 - t0)}, ${blocks} trigram blocks ${ms(performance.now() - t1)}`,
         );
       } else {
@@ -137,7 +138,7 @@ export async function completeIndex(task: FinishTask): Promise<FinishResult> {
         const t2 = performance.now();
         db = openIndex(plan, false);
         for (let k = 0; k < blocks; k++) mergeBlockFile(db, plan, k, removeFile);
-        debug(
+        debugLine(
           `index completion: ${tables.events} events, copy ${ms(t1 - t0)}, ${blocks} trigram blocks by ${threads} threads (from the start of the copy) ${ms(t2 - t0)}, moved into the index ${ms(performance.now() - t2)}`,
         );
       }
@@ -153,7 +154,7 @@ export async function completeIndex(task: FinishTask): Promise<FinishResult> {
   }
   removeFile(stagePath(path));
   // bench/job.ts reads this line for the completion stage's events/s.
-  debug(`index completion: ${tables.events} events in ${ms(performance.now() - started)}`);
+  debugLine(`index completion: ${tables.events} events in ${ms(performance.now() - started)}`);
   return { kind: 'file' };
 }
 
@@ -171,10 +172,6 @@ function openIndex(plan: BlockPlan, create: boolean): SqliteDatabase {
 }
 
 const ms = (t: number) => `${Math.round(t)} ms`;
-/** Timings on stderr when $TAE_DEBUG is set (the CLI's debug lines). */
-const debug = (line: string) => {
-  if (process.env.TAE_DEBUG) process.stderr.write(`tae: debug: ${line}\n`);
-};
 
 function smallTables(db: SqliteDatabase, ix: IndexSchemaName, t: IndexTables, blocks: number): void {
   const meta = db.prepare(`INSERT INTO ${ix}.meta VALUES (?, ?)`);

@@ -1,4 +1,5 @@
 import { Piscina } from 'piscina';
+import { debugLine } from '../errors/index.js';
 
 export type ThreadPoolOptions = NonNullable<ConstructorParameters<typeof Piscina>[0]>;
 
@@ -18,5 +19,5 @@ export function threadPool(options: ThreadPoolOptions): Piscina {
 
 /** Nothing to recover; with $TAE_DEBUG set (the CLI's debug lines) it is said on stderr. */
 function noteUnowned(e: unknown): void {
-  if (process.env.TAE_DEBUG) process.stderr.write(`tae: debug: worker pool: ${(e as Error)?.message ?? e}\n`);
+  debugLine(`worker pool: ${(e as Error)?.message ?? e}`);
 }
