@@ -4,46 +4,27 @@
  * of the flag's.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { hasYoungLimit, YOUNG_LIMIT } from '../src/cli/young-generation.js';
+import { growYoung, runModule, YOUNG } from './helpers/young-generation.js';
 
 /** Grows the young generation of the main thread and of a worker asking for 8 MiB; prints both maxima (MiB). */
-const GROW = (release: boolean) => `
-import { getHeapSpaceStatistics } from 'node:v8';
+const GROW = (release: boolean) => `${YOUNG}
 import { Worker } from 'node:worker_threads';
 import { releaseWorkerYoungGeneration } from ${JSON.stringify(join(import.meta.dirname, '..', 'src', 'cli', 'young-generation.ts'))};
 ${release ? 'releaseWorkerYoungGeneration();' : ''}
-const BODY = \`
-let live = [];
-let max = 0;
-for (let i = 0; i < 3e6; i++) {
-  live.push({ i, s: 'x' + i });
-  if (live.length > 100000) live = [];
-  if (i % 10000 === 0) max = Math.max(max, young());
-}\`;
-const young = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
 // The worker's code is a module too (it inherits --input-type=module).
 const worker = new Worker(
-  "import { getHeapSpaceStatistics } from 'node:v8'; import { parentPort } from 'node:worker_threads';" +
-    'const young = ' + young.toString() + ';' + BODY + 'parentPort.postMessage(max);',
+  ${JSON.stringify(`${YOUNG}import { parentPort } from 'node:worker_threads';${growYoung(3e6, 100_000)}parentPort.postMessage(max);`)},
   { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 8 } },
 );
 const inWorker = await new Promise((resolve) => worker.once('message', resolve));
-const inMain = new Function('young', BODY + 'return max;')(young);
-console.log(JSON.stringify({ worker: inWorker / 1048576, main: inMain / 1048576 }));
+${growYoung(3e6, 100_000)}
+console.log(JSON.stringify({ worker: inWorker / 1048576, main: max / 1048576 }));
 `;
 
-function grow(release: boolean): { worker: number; main: number } {
-  const r = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', YOUNG_LIMIT, '--input-type=module', '-e', GROW(release)],
-    { encoding: 'utf8' },
-  );
-  assert.equal(r.status, 0, r.stderr);
-  return JSON.parse(r.stdout) as { worker: number; main: number };
-}
+const grow = (release: boolean) => runModule<{ worker: number; main: number }>([YOUNG_LIMIT], GROW(release));
 
 test('released, the semi-space flag sizes the main thread only: a worker keeps the young generation it asks for', () => {
   assert.equal(YOUNG_LIMIT, '--max-semi-space-size=16');
