@@ -5,8 +5,9 @@
  * `tae parse -t 2` (the engine's decode threads here; the median of three runs) of the same
  * files in the same run; then the first `tae search` from a cold process. Private (token and
  * key) and public, on about 100 MB (one file), 500 MB (two) and 1 GB (four 238 MiB files, the
- * spec's job limit), made by fixtures/generate-large.ts and cached under .bench-out/. One JSON object per line; the last
- * holds the peak RSS of every size and whether they are flat (within 25 % of each other).
+ * spec's job limit), made by fixtures/generate-large.ts and cached under .bench-out/. One JSON
+ * object per line; the last holds the peak RSS of every size and whether they are flat (within
+ * 25 % of each other).
  *   node --import tsx bench/job.ts [--quick] [--sizes 100M,500M,1G] [--keep] [--yara [--rounds N]]
  * --quick (or TAE_BENCH_JOB_QUICK=1) runs only 100 MB; --keep keeps the data directories.
  * --yara (or TAE_BENCH_JOB_YARA=1, for `npm run bench -- --only job`) measures payload
