@@ -17,7 +17,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   evtx: ['errors'],
   parse: ['errors', 'evtx', 'threads'],
   /** Decode workers that also match Sigma rules, and the events they send back. */
-  pipeline: ['errors', 'evtx', 'parse', 'sigma', 'lookup', 'messages', 'rows'],
+  pipeline: ['errors', 'evtx', 'parse', 'sigma', 'lookup', 'messages', 'rows', 'analysis'],
   sigma: ['errors', 'evtx', 'base64'],
   lookup: ['errors', 'messages'],
   insights: [],

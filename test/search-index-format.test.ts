@@ -107,8 +107,8 @@ async function buildCurrent(path: string, packed: boolean): Promise<void> {
     const rows: PackedRows = packer.take();
     chunk.forEach((a, at) => {
       const row: RowRef = { packed: rows, at };
-      if (a.kind === 'event') b.add(a.e, a.file, a.rules, row);
-      else b.duplicate(a.e, a.file, row);
+      if (a.kind === 'event') b.add(row, a.file, a.rules);
+      else b.duplicate(row, a.file);
     });
     chunk = [];
   };

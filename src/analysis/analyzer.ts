@@ -6,7 +6,7 @@
 import { invalidOption } from '../errors/index.js';
 import type { Diagnostic, EvtxEvent } from '../evtx/index.js';
 import type { Insight } from '../insights/index.js';
-import { type DescribeEvent, renderMessage } from '../messages/index.js';
+import type { DescribeEvent } from '../messages/index.js';
 import { AuthenticationBuilder } from './builders/authentication.js';
 import { ComputerFindingsBuilder } from './builders/computer-findings.js';
 import { EventIdMetricsBuilder } from './builders/event-id-metrics.js';
@@ -18,12 +18,13 @@ import { PersistenceBuilder } from './builders/persistence.js';
 import { ProcessGraphBuilder } from './builders/process-graph.js';
 import { ProcessesBuilder } from './builders/processes.js';
 import { TimelineBuilder } from './builders/timeline.js';
-import { RecordSet } from './dedup.js';
-import { EXTRACTORS, type Extractor } from './extract/index.js';
-import type { Fact, FactKind } from './facts.js';
+import { contentHash, RecordSet } from './dedup.js';
+import { Digester, type EventDigest } from './digest.js';
+import type { FactKind } from './facts.js';
 import { TwinIndex } from './twins.js';
 import {
   type Builder,
+  type EventHead,
   type EventSource,
   RESULT_TYPES,
   type ResultType,
@@ -50,6 +51,8 @@ export type AnalysisResults = Record<ResultType, Insight[]>;
 export interface Analyzer {
   /** Analyses one event; false when it was a duplicate (or outside the time range) and skipped. */
   add(event: EvtxEvent, source: EventSource): boolean;
+  /** The same for an event's digest, made where it was decoded (see digest.ts). */
+  addDigest(digest: EventDigest, source: EventSource): boolean;
   addSigmaMatch(match: SigmaMatchInput): void;
   addDiagnostics(diagnostics: readonly Diagnostic[], source: EventSource): void;
   /** What the run's payload scan found (with `yaraPayloads`; once, before `finish`). */
@@ -99,53 +102,43 @@ export function createAnalyzer(options: AnalyzerOptions = {}): Analyzer {
   const dedup = new RecordSet(o.maxDedupRecords);
   let outsideRange = 0;
   let extractorFailures = 0;
-  let current: EvtxEvent | null = null;
 
   const twins = new TwinIndex(25_000); // ~0.5 KB an entry (issue 14: 100,000 held 49 MB)
-  const emit = (f: Fact): void => {
-    let fact = f;
-    // A notable without its own summary shows the event's Windows message.
-    if (f.kind === 'notable' && f.description === null && current !== null)
-      fact = { ...f, description: renderMessage(current, options.describe, 300) };
-    else if (f.kind === 'processStart' && twins.isTwin(f)) fact = { ...f, twin: true };
-    const list = consumers.get(fact.kind);
-    if (list !== undefined) for (const b of list) b.consume(fact);
-  };
+  const digester = new Digester(options.describe);
 
-  /** Provider as written → its extractors by event id (providers are few; the map stays small). */
-  const providers = new Map<string, ReadonlyMap<number, readonly Extractor[]> | null>();
-  const extractorsFor = (e: EvtxEvent): readonly Extractor[] | undefined => {
-    let byId = providers.get(e.provider);
-    if (byId === undefined) {
-      byId = EXTRACTORS.get(e.provider.toLowerCase()) ?? null;
-      if (providers.size < 10_000) providers.set(e.provider, byId);
+  /** Counts a new event in range; false for one outside the range or seen before. */
+  const admit = (e: EventHead, hash: number, source: EventSource): boolean => {
+    if (o.ranged && !(e.timestamp >= o.start && e.timestamp <= o.end)) {
+      outsideRange++;
+      return false;
     }
-    return byId?.get(e.eventId);
+    if (!dedup.addRecord(e, hash)) {
+      overview.duplicate(source);
+      return false;
+    }
+    overview.event(e, source);
+    for (let i = 0; i < eventHooks.length; i++) eventHooks[i]!.countEvent!(e);
+    return true;
+  };
+  const apply = ({ facts, failures }: Pick<EventDigest, 'facts' | 'failures'>): void => {
+    extractorFailures += failures;
+    if (facts === null) return;
+    for (const f of facts) {
+      const fact = f.kind === 'processStart' && twins.isTwin(f) ? { ...f, twin: true } : f;
+      const list = consumers.get(fact.kind);
+      if (list !== undefined) for (const b of list) b.consume(fact);
+    }
   };
 
   return {
     add(e, source) {
-      if (o.ranged && !(e.timestamp >= o.start && e.timestamp <= o.end)) {
-        outsideRange++;
-        return false;
-      }
-      if (!dedup.add(e)) {
-        overview.duplicate(source);
-        return false;
-      }
-      overview.event(e, source);
-      for (let i = 0; i < eventHooks.length; i++) eventHooks[i]!.countEvent!(e);
-      const extractors = extractorsFor(e);
-      if (extractors === undefined) return true;
-      current = e;
-      for (const x of extractors) {
-        try {
-          x(e, emit);
-        } catch {
-          extractorFailures++; // an event no extractor can read costs its facts, not the job
-        }
-      }
-      current = null;
+      if (!admit(e, contentHash(e), source)) return false;
+      apply(digester.extract(e));
+      return true;
+    },
+    addDigest(d, source) {
+      if (!admit(d, d.hash, source)) return false;
+      apply(d);
       return true;
     },
     addSigmaMatch(m) {

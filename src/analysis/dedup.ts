@@ -62,13 +62,17 @@ export class RecordSet {
 
   /** Adds the record; false when the same record was added before. */
   add(e: EvtxEvent): boolean {
+    return this.addRecord(e, contentHash(e));
+  }
+
+  /** Adds a record whose content hash is known (an event's digest); false when added before. */
+  addRecord(e: Pick<EvtxEvent, 'channel' | 'computer' | 'recordId'>, hash: number): boolean {
     const stream =
       this.lastStream >= 0 && e.channel === this.lastChannel && e.computer === this.lastComputer
         ? this.lastStream
         : this.streamOf(e.channel, e.computer);
     const id = e.recordId >= 0 && e.recordId < 2 ** 32 ? e.recordId : Math.abs(e.recordId % 2 ** 32) || 0;
     const key = stream * 2 ** 32 + id;
-    const hash = contentHash(e);
     const mask = this.keys.length - 1;
     let slot = (Math.imul((id ^ Math.imul(stream, 0x9e3779b1) ^ hash) >>> 0, 0x85ebca6b) >>> 0) & mask;
     for (;;) {

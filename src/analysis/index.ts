@@ -25,6 +25,7 @@ export {
   type PayloadScanInput,
 } from './builders/payload-yara.js';
 export { contentHash, RecordSet } from './dedup.js';
+export { Digester, type EventDigest } from './digest.js';
 export { importanceOfSigma } from './importance.js';
 export {
   correlationErrorInsight,
@@ -37,6 +38,7 @@ export {
 } from './sigma-pass.js';
 export { clip, formatTime } from './text.js';
 export {
+  type EventHead,
   type EventSource,
   RESULT_TYPES,
   type ResultType,

@@ -4,6 +4,7 @@
  * A duplicate event (see dedup.ts) is not matched. A rule or correlation that `generate:
  * false` correlations reference is matched for them but not reported on its own.
  */
+import { TaeError } from '../errors/index.js';
 import type { EvtxEvent } from '../evtx/index.js';
 import { type ErrorInsight, errorInsight } from '../insights/index.js';
 import {
@@ -14,7 +15,8 @@ import {
   SigmaSession,
 } from '../sigma/index.js';
 import type { Analyzer } from './analyzer.js';
-import { sigmaRuleRef } from './types.js';
+import type { EventDigest } from './digest.js';
+import { type EventHead, sigmaRuleRef } from './types.js';
 
 export type SigmaPassRules = CompiledSigma;
 
@@ -43,6 +45,11 @@ export interface SigmaPassResult {
 export interface SigmaPass {
   /** `matched`: every rule a decode worker matched for the event; without it, matched here. */
   add(e: EvtxEvent, file: string, matched?: readonly SigmaRule[]): EventAdded;
+  /**
+   * An event's digest (digest.ts), with every rule a decode worker matched for it; `event`, the
+   * event itself, is needed when it matched any (a correlation reads its fields).
+   */
+  addDigest(d: EventDigest, file: string, matched: readonly SigmaRule[], event?: EvtxEvent): EventAdded;
   /** Runs the correlations. */
   finish(): SigmaPassResult;
 }
@@ -57,7 +64,7 @@ export function createSigmaPass(options: SigmaPassOptions): SigmaPass {
       : new SigmaSession(sigma.loaded, sigma.ruleSet, {
           ...(options.maxMatches === undefined ? {} : { maxMatches: options.maxMatches }),
         });
-  const report = (e: EvtxEvent, rules: readonly SigmaRule[]): EventAdded => {
+  const report = (e: EventHead, rules: readonly SigmaRule[]): EventAdded => {
     for (const rule of rules)
       analyzer.addSigmaMatch({
         rule: sigmaRuleRef(rule),
@@ -68,12 +75,18 @@ export function createSigmaPass(options: SigmaPassOptions): SigmaPass {
       });
     return { fresh: true, rules };
   };
-  const at = (e: EvtxEvent) => ({ timestamp: e.timestamp, recordId: e.recordId });
+  const at = (e: EventHead) => ({ timestamp: e.timestamp, recordId: e.recordId });
   return {
     add(e, file, matched) {
       if (!analyzer.add(e, { file })) return { fresh: false, rules: NONE };
       if (session === undefined) return { fresh: true, rules: NONE };
       return report(e, session.evtxRules(e, at(e), matched));
+    },
+    addDigest(d, file, matched, event) {
+      if (!analyzer.addDigest(d, { file })) return { fresh: false, rules: NONE };
+      if (session === undefined || matched.length === 0) return { fresh: true, rules: NONE };
+      if (event === undefined) throw new TaeError('INTERNAL', 'a matched event came without its fields');
+      return report(d, session.evtxRules(event, at(d), matched));
     },
     finish() {
       if (session === undefined) return { hits: [], diagnostics: [] };

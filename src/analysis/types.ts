@@ -40,13 +40,19 @@ export interface SigmaMatchInput {
   readonly computer?: string;
 }
 
+/** The event fields the analyzer's counters read (overview, per-log and per-computer figures). */
+export type EventHead = Pick<
+  EvtxEvent,
+  'recordId' | 'timestamp' | 'eventId' | 'provider' | 'channel' | 'computer'
+>;
+
 /** One result type's builder: consumes facts, produces that type's insights. */
 export interface Builder {
   readonly resultType: ResultType;
   readonly consumes: readonly FactKind[];
   consume(fact: Fact): void;
   /** Sees every analysed event (after de-duplication), for builders that count events. */
-  countEvent?(event: EvtxEvent): void;
+  countEvent?(event: EventHead): void;
   /** Sees every Sigma match (correlation hits included). */
   countSigmaMatch?(match: SigmaMatchInput): void;
   /** The type's insights; several builders of one type are listed in registration order. */

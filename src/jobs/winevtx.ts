@@ -20,8 +20,9 @@ import {
   flattenResults,
   sigmaRuleRef,
 } from '../analysis/index.js';
+import { TaeError } from '../errors/index.js';
 import { errorInsight, type Insight, isErrorInsight } from '../insights/index.js';
-import { eventDescriber } from '../lookup/index.js';
+import { eventDescriber, isBuiltinDescriber } from '../lookup/index.js';
 import { createPayloadScanQueue, type PayloadScanQueue } from '../payloads/index.js';
 import { decodeFiles } from '../pipeline/index.js';
 import type { EventSink, SigmaRuleRef } from '../search/index.js';
@@ -122,17 +123,33 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
         ...(sigma === undefined ? {} : { sigma }),
         // The index's rows are made where the events are decoded, and only the rows travel on.
         ...(index?.rows === undefined ? {} : { rows: index.rows }),
+        // So are the analyzer's digests, when nothing else here needs the whole event.
+        digest:
+          scans === undefined &&
+          isBuiltinDescriber(describe) &&
+          (index === undefined || index.rows !== undefined),
       },
       {
+        digest(d, e, file, matched, row) {
+          const added = pass.addDigest(d, file.name, matched, e);
+          if (index === undefined) return undefined;
+          // A worker digests only the chunks it made rows of (pipeline/worker.ts).
+          const staged = row ?? e;
+          if (staged === undefined)
+            throw new TaeError('INTERNAL', 'an event digest came without its index row');
+          if (!added.fresh) index.duplicate(staged, file.name);
+          else
+            index.add(staged, file.name, added.rules.length === 0 ? NO_RULES : added.rules.map(sigmaRuleRef));
+          return undefined;
+        },
         event(e, file, matched, row) {
           const added = pass.add(e, file.name, matched);
-          if (!added.fresh) index?.duplicate(e, file.name, row);
+          if (!added.fresh) index?.duplicate(row ?? e, file.name);
           else
             index?.add(
-              e,
+              row ?? e,
               file.name,
               added.rules.length === 0 ? NO_RULES : added.rules.map(sigmaRuleRef),
-              row,
             );
           return added.fresh ? scans?.add(e, file.name) : undefined;
         },

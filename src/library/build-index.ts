@@ -201,6 +201,7 @@ function dedupOnly(): Analyzer {
   const records = new RecordSet();
   return {
     add: (e) => records.add(e),
+    addDigest: (d) => records.addRecord(d, d.hash),
     addSigmaMatch: () => {},
     addDiagnostics: () => {},
     addPayloadScan: () => {},

@@ -6,6 +6,7 @@
  * file that cannot be read is reported and the others go on; a cancelled run stops at once.
  */
 import { statSync } from 'node:fs';
+import type { EventDigest } from '../analysis/index.js';
 import { isTaeError, TaeError } from '../errors/index.js';
 import type { EvtxEvent } from '../evtx/index.js';
 import {
@@ -53,6 +54,17 @@ export interface FilesVisitor {
     /** The event's index row, made by a worker when `rows` asked for it. */
     row?: RowRef,
   ): undefined | Promise<void>;
+  /**
+   * An event's digest (the analysis module's), made by a worker when `digest` asked for it; the
+   * event itself comes only when it matched a rule.
+   */
+  digest?(
+    d: EventDigest,
+    event: EvtxEvent | undefined,
+    file: FileInProgress,
+    matched: readonly SigmaRule[],
+    row?: RowRef,
+  ): undefined | Promise<void>;
   /** The file was decoded to its end (its diagnostics are complete). */
   fileDone?(file: FileInProgress): void;
   /** Awaited after each chunk's events: a consumer that writes elsewhere paces decoding. */
@@ -69,6 +81,11 @@ export interface DecodeFilesOptions {
   readonly sigma?: CompiledSigma;
   /** The pool's workers make each event's index row (events decoded inline come without). */
   readonly rows?: RowsStage;
+  /**
+   * The pool's workers make each event's digest, with the built-in messages, for the visitor's
+   * `digest` (which must be there), and send on only the events that matched a rule.
+   */
+  readonly digest?: boolean;
 }
 
 export interface DecodeFilesResult {
@@ -86,6 +103,7 @@ export async function decodeFiles(
   visitor: FilesVisitor,
 ): Promise<DecodeFilesResult> {
   const inlineBelow = options.inlineBelowBytes ?? INLINE_BELOW_BYTES;
+  const digesting = options.digest === true && visitor.digest !== undefined;
   // The portable rules are made (or read) only once a file goes to the pool.
   let staged: ReturnType<typeof pipelineStage> | null = null;
   const failures: { file: string; error: TaeError }[] = [];
@@ -107,14 +125,17 @@ export async function decodeFiles(
           ...(options.signal ? { signal: options.signal } : {}),
           ...(pool ? { pool } : {}),
         };
-        if (pooled) staged ??= pipelineStage(options.sigma, options.rows);
+        if (pooled) staged ??= pipelineStage(options.sigma, options.rows, digesting);
         const stage = pooled ? staged : undefined;
         const parse = parseEvtxStaged(source, parseOptions, stage?.stage);
         const file: FileInProgress = { name, index, size: opened.size, parse };
         await forEachEvent(
           parse,
           stage?.rules,
-          (e, matched, row) => visitor.event(e, file, matched, row),
+          {
+            event: (e, matched, row) => visitor.event(e, file, matched, row),
+            digest: (d, e, matched, row) => visitor.digest!(d, e, file, matched, row),
+          },
           visitor.ready?.bind(visitor),
         );
         visitor.fileDone?.(file);

@@ -4,6 +4,7 @@
  * decoded inline, or rules a worker could not load); and, when asked, with its index row made
  * there, packed, so that the event need not go on to the thread that stages it.
  */
+import type { EventDigest } from '../analysis/index.js';
 import type { DecodedChunk, EvtxEvent } from '../evtx/index.js';
 import { eventDescriptions } from '../lookup/index.js';
 import type { Descriptions } from '../messages/index.js';
@@ -16,6 +17,11 @@ export interface PipelineStage {
   readonly sigma?: Pick<PortableSigma, 'version' | 'shared'>;
   /** Make each event's index row; `messages`: with the built-in lookup data's messages. */
   readonly rows?: RowsStage;
+  /**
+   * Make each event's digest (the analysis module's), with the built-in messages, and send the
+   * event itself only when it matched a rule: the consumer needs nothing else of it.
+   */
+  readonly digest?: true;
 }
 
 export interface RowsStage {
@@ -29,6 +35,8 @@ export interface RowsStage {
 export interface StagedChunk extends DecodedChunk {
   readonly sigma?: readonly (readonly number[] | null)[];
   readonly rows?: PackedRows;
+  /** Each record's digest (null for a record without an event), in record order. */
+  readonly digests?: readonly (EventDigest | null)[];
 }
 
 const workerUrl = new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
@@ -72,54 +80,74 @@ const NONE: readonly SigmaRule[] = [];
 /**
  * The stage that has the pool's workers match `sigma`'s rules (unless it has no portable form
  * that fits the rules: then they are matched on this thread) and make the index rows `rows`
- * asks for; the rules the workers' matches name. None when the workers have nothing to do.
+ * asks for, and digests when `digest` asks and no event needs matching here; the rules the
+ * workers' matches name. None when the workers have nothing to do.
  */
 export function pipelineStage(
   sigma: CompiledSigma | undefined,
   rows: RowsStage | undefined,
+  digest = false,
 ): { readonly stage: PipelineStage; readonly rules: readonly SigmaRule[] | undefined } | undefined {
   const portable = sigma?.portable;
   const matching = portable !== undefined && portableFits(portable, sigma!.loaded.rules);
-  if (!matching && rows === undefined) return undefined;
+  const digesting = digest && (sigma === undefined || matching);
+  if (!matching && rows === undefined && !digesting) return undefined;
   return {
     stage: {
       ...(matching ? { sigma: { version: portable.version, shared: portable.shared } } : {}),
       ...(rows === undefined ? {} : { rows }),
+      ...(digesting ? { digest: true as const } : {}),
     },
     rules: matching ? sigma!.loaded.rules : undefined,
   };
 }
 
+/** What `forEachEvent` hands on: each event, or each event's digest when a worker made one. */
+export interface StagedVisitor {
+  event(
+    e: EvtxEvent,
+    matched: readonly SigmaRule[] | undefined,
+    row: RowRef | undefined,
+  ): undefined | Promise<void>;
+  /** `event`: the event itself, sent on only when it matched a rule. */
+  digest(
+    d: EventDigest,
+    event: EvtxEvent | undefined,
+    matched: readonly SigmaRule[],
+    row: RowRef | undefined,
+  ): undefined | Promise<void>;
+}
+
 /**
  * Each event of `parse`, with the rules a worker matched (positions into `rules`, the rules the
  * portable form was made from), or `undefined` when it was not matched there; and its index
- * row when a worker made one.
+ * row when a worker made one. A chunk a worker digested goes to `visitor.digest`.
  */
 export async function forEachEvent(
   parse: EvtxParse,
   rules: readonly SigmaRule[] | undefined,
-  visit: (
-    e: EvtxEvent,
-    matched: readonly SigmaRule[] | undefined,
-    row: RowRef | undefined,
-  ) => undefined | Promise<void>,
+  visitor: StagedVisitor,
   /** Awaited after each chunk. */
   ready?: () => Promise<void> | undefined,
 ): Promise<void> {
   for await (const chunk of parse.chunks()) {
-    const sigma = rules === undefined ? undefined : (chunk as StagedChunk).sigma;
-    const packed = (chunk as StagedChunk).rows;
+    const staged = chunk as StagedChunk;
+    const sigma = rules === undefined ? undefined : staged.sigma;
+    const packed = staged.rows;
+    const digests = staged.digests;
     const records = chunk.records;
     let rowAt = 0;
     for (let i = 0; i < records.length; i++) {
       const e = records[i]!.event;
-      if (e === undefined) continue;
+      const digest = digests?.[i];
+      if (e === undefined && (digest === undefined || digest === null)) continue;
       const row = packed === undefined ? undefined : { packed, at: rowAt++ };
       const at = sigma?.[i];
+      const matched = at === null || at === undefined ? NONE : at.map((k) => rules![k]!);
       const wait =
-        sigma === undefined
-          ? visit(e, undefined, row)
-          : visit(e, at === null || at === undefined ? NONE : at.map((k) => rules![k]!), row);
+        digest !== undefined && digest !== null
+          ? visitor.digest(digest, e, matched, row)
+          : visitor.event(e!, sigma === undefined ? undefined : matched, row);
       if (wait !== undefined) await wait; // the visitor's own work is behind (payload scans)
     }
     const waiting = ready?.();

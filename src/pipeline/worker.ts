@@ -7,6 +7,8 @@
  * goes back unmatched (or without rows) and the main thread does that work.
  */
 import { workerData } from 'node:worker_threads';
+import type { Digester, EventDigest } from '../analysis/index.js';
+import type { ParsedRecord } from '../evtx/index.js';
 import type { describerOf } from '../messages/index.js';
 import { decodeWorker, type SpanResult, type SpanTask } from '../parse/index.js';
 import type { PackedRows, RowPacker } from '../rows/index.js';
@@ -54,21 +56,70 @@ function matchChunk(chunk: SpanResult['chunks'][number], loaded: LoadedPortable)
 const packers = new Map<boolean, RowPacker>();
 
 /**
- * The row modules, loaded by the first task that asks for rows: a worker that only decodes or
- * matches never holds them. Null: they could not be loaded, and rows are made where staged.
+ * The row and analysis modules, loaded by the first task that asks for rows or digests: a worker
+ * that only decodes or matches never holds them. Null: they could not be loaded, and that work
+ * is done where the events go.
  */
 let packing:
-  | { readonly Packer: typeof RowPacker; readonly describerOf: typeof describerOf }
+  | {
+      readonly Packer: typeof RowPacker;
+      readonly describerOf: typeof describerOf;
+      readonly Digester: typeof Digester;
+    }
   | null
   | undefined;
 
 async function loadPacking(): Promise<void> {
   try {
-    const [rows, messages] = await Promise.all([import('../rows/index.js'), import('../messages/index.js')]);
-    packing = { Packer: rows.RowPacker, describerOf: messages.describerOf };
+    const [rows, messages, analysis] = await Promise.all([
+      import('../rows/index.js'),
+      import('../messages/index.js'),
+      import('../analysis/index.js'),
+    ]);
+    packing = { Packer: rows.RowPacker, describerOf: messages.describerOf, Digester: analysis.Digester };
   } catch {
     packing = null;
   }
+}
+
+/** Made with the built-in messages, as the job's analyzer renders them (pipelineStage checks it). */
+let digester: Digester | null | undefined;
+
+function digesterOf(): Digester | null {
+  if (digester !== undefined) return digester;
+  const descriptions = (workerData as PipelineWorkerData | null)?.descriptions;
+  digester =
+    packing == null || descriptions === undefined
+      ? null
+      : new packing.Digester(packing.describerOf(descriptions));
+  return digester;
+}
+
+/**
+ * The chunk with each event's digest, and without the events themselves except those that
+ * matched a rule (a correlation reads their fields); unchanged when a digest cannot be made.
+ */
+function digestChunk(chunk: StagedChunk): StagedChunk {
+  const d = digesterOf();
+  if (d === null) return chunk;
+  const digests: (EventDigest | null)[] = [];
+  const records: ParsedRecord[] = [];
+  try {
+    for (let i = 0; i < chunk.records.length; i++) {
+      const r = chunk.records[i]!;
+      if (r.event === undefined) {
+        digests.push(null);
+        records.push(r);
+        continue;
+      }
+      digests.push(d.digest(r.event));
+      if (chunk.sigma?.[i] != null) records.push(r);
+      else records.push({ recordId: r.recordId, chunk: r.chunk, offset: r.offset });
+    }
+  } catch {
+    return chunk;
+  }
+  return { ...chunk, records, digests };
 }
 
 function packChunk(chunk: SpanResult['chunks'][number], rows: RowsStage): PackedRows | undefined {
@@ -90,13 +141,17 @@ function packChunk(chunk: SpanResult['chunks'][number], rows: RowsStage): Packed
 
 export default function pipelineWorker(task: SpanTask): SpanResult | Promise<SpanResult> {
   const stage = task.stage as PipelineStage | undefined;
-  if (stage?.rows !== undefined && packing === undefined && task.batchText !== true)
+  if (
+    (stage?.rows !== undefined || stage?.digest === true) &&
+    packing === undefined &&
+    task.batchText !== true
+  )
     return loadPacking().then(() => pipelineWorker(task));
   const result = decodeWorker(task);
   if (stage === undefined || task.batchText === true) return result;
   const loaded = stage.sigma === undefined ? null : rulesOf(stage);
   const rows = stage.rows;
-  if (loaded === null && rows === undefined) return result;
+  if (loaded === null && rows === undefined && stage.digest !== true) return result;
   return {
     ...result,
     chunks: result.chunks.map((c) => {
@@ -107,7 +162,13 @@ export default function pipelineWorker(task: SpanTask): SpanResult | Promise<Spa
         } catch {}
       }
       const packed = rows === undefined ? undefined : packChunk(c, rows);
-      return packed === undefined ? staged : { ...staged, rows: packed };
+      if (packed !== undefined) staged = { ...staged, rows: packed };
+      // Without its row, an event must go on whole: the index makes the row from it.
+      const digest =
+        stage.digest === true &&
+        (rows === undefined || packed !== undefined) &&
+        (stage.sigma === undefined || staged.sigma !== undefined);
+      return digest ? digestChunk(staged) : staged;
     }),
   };
 }

@@ -36,12 +36,12 @@ export type SigmaRuleRef = SigmaMatchInput['rule'];
 /** What a parse job writes into its index. */
 export interface EventSink {
   /**
-   * One new (not duplicate) event of `file`, with the Sigma rules it matched; `row`: the row a
-   * decode worker made of it (asked for with `rows`), staged instead of the event.
+   * One new (not duplicate) event of `file`, with the Sigma rules it matched: the event, or the
+   * row a decode worker made of it (asked for with `rows`), staged as it is.
    */
-  add(event: EvtxEvent, file: string, rules: readonly SigmaRuleRef[], row?: RowRef): void;
+  add(event: EvtxEvent | RowRef, file: string, rules: readonly SigmaRuleRef[]): void;
   /** A record of `file` the job skipped as a duplicate (kept only for the rebuild's counts). */
-  duplicate(event: EvtxEvent, file: string, row?: RowRef): void;
+  duplicate(event: EvtxEvent | RowRef, file: string): void;
   /** The rows decode workers should make for this sink (none: it makes its own). */
   readonly rows?: { readonly messages: boolean } | undefined;
   /** A file's decode diagnostics (kept for the rebuild's Overview; at most 1,000 per file). */
@@ -151,7 +151,7 @@ export class EventIndexBuilder implements EventSink {
     }
   }
 
-  add(e: EvtxEvent, file: string, rules: readonly SigmaRuleRef[], row?: RowRef): void {
+  add(e: EvtxEvent | RowRef, file: string, rules: readonly SigmaRuleRef[]): void {
     this.ensureOpen();
     const titles: string[] = [];
     const ruleNos: number[] = [];
@@ -161,13 +161,13 @@ export class EventIndexBuilder implements EventSink {
       ruleNos.push(no);
       titles.push(title);
     }
-    this.batch.push([++this.seq, this.fileOf(file).no, ruleNos, titles, row ?? e]);
+    this.batch.push([++this.seq, this.fileOf(file).no, ruleNos, titles, e]);
     if (this.batch.length >= this.batchSize) this.flush();
   }
 
-  duplicate(e: EvtxEvent, file: string, row?: RowRef): void {
+  duplicate(e: EvtxEvent | RowRef, file: string): void {
     this.ensureOpen();
-    this.duplicates.push([++this.seq, this.fileOf(file).no, row ?? e]);
+    this.duplicates.push([++this.seq, this.fileOf(file).no, e]);
     if (this.duplicates.length >= this.batchSize) this.flush();
   }
 

@@ -33,8 +33,8 @@ export class JobIndexes {
       throw e;
     }
     return {
-      add: (e, file, rules, row) => builder.add(e, file, rules, row),
-      duplicate: (e, file, row) => builder.duplicate(e, file, row),
+      add: (e, file, rules) => builder.add(e, file, rules),
+      duplicate: (e, file) => builder.duplicate(e, file),
       ...(builder.rows === undefined ? {} : { rows: builder.rows }),
       ready: () => builder.ready(),
       fileDiagnostics: (file, diagnostics) => builder.fileDiagnostics(file, diagnostics),

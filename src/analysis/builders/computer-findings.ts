@@ -4,13 +4,12 @@
  * notable, and process starts with suspicious indicators), with first and last time. The hosts
  * with the most severe findings come first.
  */
-import type { EvtxEvent } from '../../evtx/index.js';
 import { type Importance, type Insight, tableInsight } from '../../insights/index.js';
 import { GROUPS_PER_TABLE, Groups, Span, Tally, topText } from '../aggregate.js';
 import type { Fact } from '../facts.js';
 import { importanceOfSigma, importanceRank, maxImportance } from '../importance.js';
 import { cleanRows, formatTime, oneLine } from '../text.js';
-import type { Builder, SigmaMatchInput } from '../types.js';
+import type { Builder, EventHead, SigmaMatchInput } from '../types.js';
 
 export const COMPUTER_FINDINGS_COLUMNS = [
   'Computer',
@@ -67,7 +66,7 @@ export class ComputerFindingsBuilder implements Builder {
     return h;
   }
 
-  countEvent(e: EvtxEvent): void {
+  countEvent(e: EventHead): void {
     const h = this.host(e.computer);
     if (h === undefined) return;
     h.events++;

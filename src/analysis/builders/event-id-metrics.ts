@@ -3,12 +3,11 @@
  * channel, computer and event id, with their share of all events. Groups are capped; events
  * past the cap are counted in one `(other)` row so the counts still add up.
  */
-import type { EvtxEvent } from '../../evtx/index.js';
 import { type Insight, tableInsight } from '../../insights/index.js';
 import { GROUPS_PER_TABLE } from '../aggregate.js';
 import type { Fact } from '../facts.js';
 import { cleanRows, oneLine } from '../text.js';
-import type { Builder } from '../types.js';
+import type { Builder, EventHead } from '../types.js';
 
 export const EVENT_ID_METRICS_COLUMNS = ['Channel', 'Computer', 'Event ID', 'Events', 'Percent'] as const;
 
@@ -32,7 +31,7 @@ export class EventIdMetricsBuilder implements Builder {
   consume(_f: Fact): void {}
 
   /** Per event: one comparison while channel and computer stay the same, one Map update. */
-  countEvent(e: EvtxEvent): void {
+  countEvent(e: EventHead): void {
     this.total++;
     let log = this.last;
     if (log === undefined || log.channel !== e.channel || log.computer !== e.computer) {

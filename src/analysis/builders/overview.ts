@@ -3,12 +3,12 @@
  * diagnostics) as Metadata; events per channel, top event ids and events over time as Charts; and,
  * when Sigma ran, a Table of matches per rule.
  */
-import type { Diagnostic, EvtxEvent } from '../../evtx/index.js';
+import type { Diagnostic } from '../../evtx/index.js';
 import { chartInsight, type Insight, metadataInsight, tableInsight } from '../../insights/index.js';
 import { Span, Tally, topText } from '../aggregate.js';
 import { sigmaLevelRank } from '../importance.js';
 import { cleanCell, cleanRows, formatSpan, formatTime, oneLine } from '../text.js';
-import type { EventSource, SigmaMatchInput } from '../types.js';
+import type { EventHead, EventSource, SigmaMatchInput } from '../types.js';
 import { bucketLabel, TimeBuckets } from './time-buckets.js';
 
 interface FileStats {
@@ -79,7 +79,7 @@ export class OverviewBuilder {
   }
 
   /** Per event: counters only, the file and log looked up again only when they change. */
-  event(e: EvtxEvent, source: EventSource): void {
+  event(e: EventHead, source: EventSource): void {
     this.records++;
     if (source.file !== this.lastFileName || this.lastFile === undefined) {
       this.lastFileName = source.file;
@@ -104,7 +104,7 @@ export class OverviewBuilder {
     log.eventIds.set(id, (log.eventIds.get(id) ?? 0) + 1);
   }
 
-  private logOf(e: EvtxEvent): LogStats {
+  private logOf(e: EventHead): LogStats {
     const full = this.logs.size >= MAX_LOGS;
     const [provider, channel, computer] = full
       ? ['(other)', '(other)', '(other)']

@@ -1,0 +1,129 @@
+/**
+ * Digests (src/analysis/digest.ts) made in the decode workers: a parse job whose workers send
+ * each event's digest instead of the event reports exactly what the same job decoding inline
+ * reports, and the workers send on only the events that matched a rule, beside their rows.
+ */
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { writeEvtx } from '../fixtures/evtx-writer/index.js';
+import { intrusionStory, noisyStory } from '../fixtures/stories/index.js';
+import { Digester } from '../src/analysis/index.js';
+import { createWinevtxRunner } from '../src/jobs/index.js';
+import { eventDescriber } from '../src/lookup/index.js';
+import { type DecodePool, parseEvtx, parseEvtxStaged } from '../src/parse/index.js';
+import { pipelinePool, pipelineStage, type StagedChunk } from '../src/pipeline/index.js';
+import { Engine, type JobStatusResponse } from '../src/service/index.js';
+import { type CompiledSigma, compileRuleSet, loadRules, portableSigma } from '../src/sigma/index.js';
+import { settle } from './helpers/engine-test.js';
+
+const RULES = `title: Failed logon
+id: 2d16e000-0000-4000-8000-000000000001
+level: medium
+logsource: {product: windows, service: security}
+detection:
+  selection: {EventID: 4625}
+  condition: selection
+---
+title: Service installed
+id: 2d16e000-0000-4000-8000-000000000002
+level: high
+logsource: {product: windows, service: system}
+detection:
+  selection: {EventID: 7045}
+  condition: selection
+---
+title: Failed logons from one address
+correlation:
+  type: event_count
+  rules: [2d16e000-0000-4000-8000-000000000001]
+  group-by: [IpAddress]
+  timespan: 1h
+  condition: {gte: 2}
+generate: true
+`;
+
+function compiled(): CompiledSigma {
+  const loaded = loadRules(RULES, 'rules.yml');
+  const ruleSet = compileRuleSet({ rules: loaded.rules, filters: loaded.filters });
+  const portable = portableSigma(
+    [{ source: 'rules.yml', text: RULES, placeholders: false }],
+    {},
+    loaded,
+    loaded,
+  );
+  return { loaded, ruleSet, portable };
+}
+
+const pools: DecodePool[] = [];
+after(async () => {
+  for (const p of pools) await p.close();
+});
+
+const stories = () => [...intrusionStory(), ...noisyStory()];
+
+async function insights(pooled: boolean): Promise<unknown[]> {
+  const pool = pipelinePool(2);
+  pools.push(pool);
+  const sigma = compiled();
+  const engine = await Engine.open({
+    memory: true,
+    runners: {
+      winevtx: createWinevtxRunner({
+        sigma: () => sigma,
+        ...(pooled ? { pool: () => pool, inlineBelowBytes: 0 } : {}),
+      }),
+    },
+  });
+  try {
+    const up = await engine.upload({ files: stories().map((f) => ({ name: f.name, data: f.bytes })) });
+    const job = await engine.createParseJob({
+      file_ids: up.file_ids.map((f) => f[0]),
+      run_sigma_rules: true,
+    });
+    const done: JobStatusResponse = await settle(engine, job.id);
+    assert.equal(done.status, 'Completed');
+    return done.insights ?? [];
+  } finally {
+    await engine.close();
+  }
+}
+
+test('a job whose workers send digests reports the insights of the same job decoded inline', async () => {
+  const inline = await insights(false);
+  const pooled = await insights(true);
+  assert.deepEqual(pooled, inline);
+  const overview = JSON.stringify(inline);
+  // The story's duplicate file counts once, and the rules and the correlation matched.
+  assert.match(overview, /20 duplicates skipped/);
+  assert.match(overview, /Service installed/);
+  assert.match(overview, /Failed logons from one address/);
+});
+
+test('the workers send each event as its digest and row, and whole only when it matched a rule', async () => {
+  const story = intrusionStory()[0]!.bytes;
+  const staged = pipelineStage(compiled(), { messages: true }, true);
+  assert.deepEqual(staged?.stage.digest, true);
+  const pool = pipelinePool(1);
+  pools.push(pool);
+  const digester = new Digester(eventDescriber());
+  const expected = [];
+  for await (const c of parseEvtx(story, { threads: 0 }).chunks())
+    for (const r of c.records) if (r.event !== undefined) expected.push(digester.digest(r.event));
+  let at = 0;
+  let whole = 0;
+  for await (const chunk of parseEvtxStaged(writeEvtx([]), { pool }, staged!.stage).chunks())
+    assert.equal(chunk.records.length, 0);
+  for await (const chunk of parseEvtxStaged(story, { pool }, staged!.stage).chunks()) {
+    const c = chunk as StagedChunk;
+    assert.ok(c.digests !== undefined && c.rows !== undefined && c.sigma !== undefined);
+    assert.equal(c.digests.length, c.records.length);
+    for (let i = 0; i < c.records.length; i++) {
+      assert.deepEqual(c.digests[i], expected[at++]);
+      const matched = c.sigma[i] !== null;
+      assert.equal(c.records[i]!.event !== undefined, matched, `record ${c.records[i]!.recordId}`);
+      if (matched) whole++;
+    }
+  }
+  assert.equal(at, expected.length);
+  assert.ok(whole > 0 && whole < expected.length, `${whole} of ${expected.length} events sent whole`);
+});
