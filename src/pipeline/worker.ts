@@ -3,8 +3,10 @@
  * rules matched against each decoded event where the event was made. Only the positions of the
  * matched rules go back with the records (most records match none: `null`). The rules are
  * loaded and compiled once per version in each worker. For tasks that ask for rows, each
- * event's index row is made here too, packed. A failure here never loses records: the chunk
- * goes back unmatched (or without rows) and the main thread does that work.
+ * event's index row is made here too, packed; for tasks that ask for digests, each event's
+ * analysis digest, and then the event itself goes back only when it matched a rule. A failure
+ * here never loses records: the chunk goes back unmatched (or without rows, or with its events)
+ * and the main thread does that work.
  */
 import { workerData } from 'node:worker_threads';
 import type { Digester, EventDigest } from '../analysis/index.js';
