@@ -119,7 +119,7 @@ test('the workers send each event as its digest and row, and whole only when it 
     assert.equal(c.digests.length, c.records.length);
     for (let i = 0; i < c.records.length; i++) {
       assert.deepEqual(c.digests[i], expected[at++]);
-      const matched = c.sigma[i] !== null;
+      const matched: boolean = c.sigma[i] !== null;
       assert.equal(c.records[i]!.event !== undefined, matched, `record ${c.records[i]!.recordId}`);
       if (matched) whole++;
     }

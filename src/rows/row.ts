@@ -13,7 +13,7 @@
 
 import type { EvtxEvent } from '../evtx/index.js';
 import { type DescribeEvent, indexTableRow } from '../messages/index.js';
-import { joinSearchable } from './text.js';
+import { foldSearchable, ownSearchable } from './text.js';
 
 /** The columns of a staged event after its arrival number, in `staged` order (schema.ts). */
 export type IndexRow = [
@@ -60,8 +60,8 @@ export function indexRow(
   describe?: DescribeEvent,
 ): IndexRow {
   const [cells, data] = indexTableRow(e, describe);
-  const values = Object.values(data);
-  const chars = charsOf(cells, values, e.channel, e.userSid);
+  const own = ownSearchable(cells, Object.values(data), e.channel, e.userSid);
+  const chars = charsOf(own);
   const ts = Number.isFinite(e.timestamp) ? e.timestamp : null;
   const exact: Exact = {};
   if (Number(cells[0]) !== e.eventId) exact.eventId = e.eventId;
@@ -108,7 +108,7 @@ export function indexRow(
     e.userSid,
     JSON.stringify(extra),
     chars,
-    joinSearchable(cells, values, e.channel, e.userSid, titles),
+    foldSearchable(own, titles),
   ];
 }
 
@@ -117,22 +117,13 @@ export const NON_ASCII = 1;
 /** `chars`: …and one that JavaScript folds to an ASCII letter (`İ`, the Kelvin sign). */
 export const FOLDS_TO_ASCII = 2;
 
-/** The `chars` flags of a row's own values (its Sigma titles are not in the row); null: all ASCII. */
-function charsOf(
-  cells: readonly string[],
-  values: readonly string[],
-  channel: string,
-  userSid: string | null,
-): number | null {
-  let flags = 0;
-  for (const part of [cells, values, [channel, userSid ?? '']]) {
-    for (const s of part) {
-      if (!/[\u0080-\uffff]/.test(s)) continue;
-      flags |= NON_ASCII;
-      if (/[\u0130\u212a]/.test(s)) return NON_ASCII | FOLDS_TO_ASCII;
-    }
-  }
-  return flags === 0 ? null : flags;
+/**
+ * The `chars` flags of a row's own values, joined (`ownSearchable`; its Sigma titles are not in
+ * the row); null: all ASCII.
+ */
+function charsOf(own: string): number | null {
+  if (!/[\u0080-\uffff]/.test(own)) return null;
+  return /[\u0130\u212a]/.test(own) ? NON_ASCII | FOLDS_TO_ASCII : NON_ASCII;
 }
 
 const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
@@ -148,12 +139,48 @@ function dataRestorable(e: EvtxEvent): boolean {
   return true;
 }
 
+let lastMinute = Number.NaN;
+let lastMinuteText = '';
+
+/** Whether `text` holds `n` written in `width` decimal digits at `at`. */
+function digitsAre(text: string, at: number, width: number, n: number): boolean {
+  for (let i = at + width - 1; i >= at; i--) {
+    if (text.charCodeAt(i) !== 48 + (n % 10)) return false;
+    n = Math.floor(n / 10);
+  }
+  return n === 0;
+}
+
 /**
  * TimeCreated's text: its four digits past the millisecond (a number) when the rest is the
  * timestamp's own ISO text (`…T00:16:26.874` + `8450` + `Z`), else the text itself.
  */
 function timeText(ts: number | null, text: string): string | number {
   if (ts === null || text.length !== 28 || text[27] !== 'Z') return text;
+  const minute = Math.floor(ts / 60_000) * 60_000;
+  if (minute !== lastMinute) {
+    const date = new Date(minute);
+    const iso = Number.isNaN(date.getTime()) ? '' : date.toISOString();
+    // Only years 0–9999 have the 4-digit layout checked below (others: `+010000-…`).
+    lastMinuteText = iso[4] === '-' ? iso.slice(0, 16) : '';
+    lastMinute = minute;
+  }
+  // Events come in runs of one minute: its ISO text is made once, the seconds checked here.
+  if (lastMinuteText !== '' && Number.isInteger(ts)) {
+    const rest = ts - minute;
+    const sec = Math.floor(rest / 1000);
+    const ms = rest - sec * 1000;
+    if (
+      !text.startsWith(lastMinuteText) ||
+      text[16] !== ':' ||
+      !digitsAre(text, 17, 2, sec) ||
+      text[19] !== '.' ||
+      !digitsAre(text, 20, 3, ms)
+    )
+      return text;
+    const digits = text.slice(23, 27);
+    return /^\d{4}$/.test(digits) ? Number(digits) : text;
+  }
   const date = new Date(ts);
   const digits = text.slice(23, 27);
   if (Number.isNaN(date.getTime()) || !/^\d{4}$/.test(digits)) return text;
