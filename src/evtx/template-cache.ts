@@ -16,8 +16,8 @@ export interface ParsedTemplate {
 
 interface Entry extends ParsedTemplate {
   readonly dataSize: number;
-  /** The definition's BinXML as parsed (its bytes outside `skips` are compared). */
-  readonly bytes: Uint8Array;
+  /** The definition's BinXML as parsed, with its `skips` ranges zeroed. */
+  readonly bytes: Buffer;
   /** [from, to) pairs relative to the BinXML start, in order. */
   readonly skips: readonly number[];
   /** Per name: where its offset is stored (relative), whether it was inline, and the name. */
@@ -44,16 +44,19 @@ export function reusedTemplate(b: Uint8Array, offset: number, dataSize: number):
   return null;
 }
 
+/** Where a candidate's bytes are copied and masked like an entry's, to be compared in one call. */
+let scratch = Buffer.alloc(4096);
+
 function matches(e: Entry, b: Uint8Array, start: number): boolean {
   const ref = e.bytes;
-  if (start + ref.length > b.length) return false;
-  let at = 0;
-  const skips = e.skips;
-  for (let i = 0; i <= skips.length; i += 2) {
-    const to = i < skips.length ? skips[i]! : ref.length;
-    for (let k = at; k < to; k++) if (b[start + k] !== ref[k]) return false;
-    if (i < skips.length) at = Math.max(at, skips[i + 1]!);
-  }
+  const n = ref.length;
+  if (start + n > b.length) return false;
+  // Templates repeat in every chunk (about one a record in generated logs): a native compare
+  // of the masked copy costs a fifth of comparing byte by byte between the skips.
+  if (scratch.length < n) scratch = Buffer.alloc(Math.max(n, scratch.length * 2));
+  scratch.set(b.subarray(start, start + n));
+  mask(scratch, e.skips, n);
+  if (ref.compare(scratch, 0, n, 0, n) !== 0) return false;
   for (let i = 0; i < e.names.length; i++) {
     const field = start + e.nameFields[i]!;
     const offset = u32(b, field);
@@ -70,6 +73,14 @@ function nameIs(b: Uint8Array, offset: number, name: string): boolean {
   return true;
 }
 
+/** Zeroes the `[from, to)` pairs of `skips` in the first `n` bytes of `bytes`. */
+function mask(bytes: Uint8Array, skips: readonly number[], n: number): void {
+  for (let i = 0; i < skips.length; i += 2) {
+    const to = Math.min(skips[i + 1]!, n);
+    for (let k = skips[i]!; k < to; k++) bytes[k] = 0;
+  }
+}
+
 /** Remembers a definition just parsed from `b[start, end)` (its BinXML) for later chunks. */
 export function rememberTemplate(
   b: Uint8Array,
@@ -84,6 +95,10 @@ export function rememberTemplate(
   },
 ): void {
   const start = offset + 24;
+  const skips = found.skips.map((x) => x - start);
+  // A copy: chunk buffers are reused (and Buffer.slice would share their memory).
+  const bytes = Buffer.from(b.subarray(start, end));
+  mask(bytes, skips, bytes.length);
   if (entries >= MAX_ENTRIES || storedBytes + (end - start) > MAX_BYTES) {
     buckets.clear();
     entries = 0;
@@ -92,9 +107,8 @@ export function rememberTemplate(
   const entry: Entry = {
     ...parsed,
     dataSize,
-    // A copy: chunk buffers are reused (and Buffer.slice would share their memory).
-    bytes: new Uint8Array(b.subarray(start, end)),
-    skips: found.skips.map((x) => x - start),
+    bytes,
+    skips,
     nameFields: found.nameFields.map((x) => x - start),
     inline: found.nameFields.map((x) => u32(b, x) === x + 4),
     names: found.names,
