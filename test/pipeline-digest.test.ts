@@ -8,13 +8,11 @@ import { after, test } from 'node:test';
 import { writeEvtx } from '../fixtures/evtx-writer/index.js';
 import { intrusionStory, noisyStory } from '../fixtures/stories/index.js';
 import { Digester } from '../src/analysis/index.js';
-import { createWinevtxRunner } from '../src/jobs/index.js';
 import { eventDescriber } from '../src/lookup/index.js';
-import { type DecodePool, parseEvtx, parseEvtxStaged } from '../src/parse/index.js';
+import { parseEvtx, parseEvtxStaged } from '../src/parse/index.js';
 import { pipelinePool, pipelineStage, type StagedChunk } from '../src/pipeline/index.js';
-import { Engine, type JobStatusResponse } from '../src/service/index.js';
-import { type CompiledSigma, compileRuleSet, loadRules, portableSigma } from '../src/sigma/index.js';
-import { settle } from './helpers/engine-test.js';
+import type { CompiledSigma } from '../src/sigma/index.js';
+import { compiledRules, jobPools, pooledJobInsights } from './helpers/pooled-job.js';
 
 const RULES = `title: Failed logon
 id: 2d16e000-0000-4000-8000-000000000001
@@ -42,51 +40,14 @@ correlation:
 generate: true
 `;
 
-function compiled(): CompiledSigma {
-  const loaded = loadRules(RULES, 'rules.yml');
-  const ruleSet = compileRuleSet({ rules: loaded.rules, filters: loaded.filters });
-  const portable = portableSigma(
-    [{ source: 'rules.yml', text: RULES, placeholders: false }],
-    {},
-    loaded,
-    loaded,
-  );
-  return { loaded, ruleSet, portable };
-}
+const compiled = (): CompiledSigma => compiledRules(RULES);
 
-const pools: DecodePool[] = [];
 after(async () => {
-  for (const p of pools) await p.close();
+  for (const p of jobPools) await p.close();
 });
 
 const stories = () => [...intrusionStory(), ...noisyStory()];
-
-async function insights(pooled: boolean): Promise<unknown[]> {
-  const pool = pipelinePool(2);
-  pools.push(pool);
-  const sigma = compiled();
-  const engine = await Engine.open({
-    memory: true,
-    runners: {
-      winevtx: createWinevtxRunner({
-        sigma: () => sigma,
-        ...(pooled ? { pool: () => pool, inlineBelowBytes: 0 } : {}),
-      }),
-    },
-  });
-  try {
-    const up = await engine.upload({ files: stories().map((f) => ({ name: f.name, data: f.bytes })) });
-    const job = await engine.createParseJob({
-      file_ids: up.file_ids.map((f) => f[0]),
-      run_sigma_rules: true,
-    });
-    const done: JobStatusResponse = await settle(engine, job.id);
-    assert.equal(done.status, 'Completed');
-    return done.insights ?? [];
-  } finally {
-    await engine.close();
-  }
-}
+const insights = (pooled: boolean) => pooledJobInsights(compiled(), pooled, stories());
 
 test('a job whose workers send digests reports the insights of the same job decoded inline', async () => {
   const inline = await insights(false);
@@ -104,7 +65,7 @@ test('the workers send each event as its digest and row, and whole only when it 
   const staged = pipelineStage(compiled(), { messages: true }, true);
   assert.deepEqual(staged?.stage.digest, true);
   const pool = pipelinePool(1);
-  pools.push(pool);
+  jobPools.push(pool);
   const digester = new Digester(eventDescriber());
   const expected = [];
   for await (const c of parseEvtx(story, { threads: 0 }).chunks())

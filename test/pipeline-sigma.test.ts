@@ -6,15 +6,14 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { type EventDescription, writeEvtx } from '../fixtures/evtx-writer/index.js';
-import { createWinevtxRunner } from '../src/jobs/index.js';
+import type { Insight } from '../src/insights/index.js';
 import { eventDescriber } from '../src/lookup/index.js';
-import { type DecodePool, parseEvtxStaged } from '../src/parse/index.js';
+import { parseEvtxStaged } from '../src/parse/index.js';
 import { pipelinePool, pipelineStage, type StagedChunk } from '../src/pipeline/index.js';
 import { indexRow } from '../src/rows/index.js';
 import { stagedValues } from '../src/search/packed.js';
-import { Engine, type JobStatusResponse } from '../src/service/index.js';
-import { type CompiledSigma, compileRuleSet, loadRules, portableSigma } from '../src/sigma/index.js';
-import { settle } from './helpers/engine-test.js';
+import type { CompiledSigma } from '../src/sigma/index.js';
+import { compiledRules, jobPools, pooledJobInsights } from './helpers/pooled-job.js';
 
 const RULES = `title: Failed logon
 id: 1e7a0000-0000-4000-8000-000000000001
@@ -54,48 +53,19 @@ const events: EventDescription[] = Array.from({ length: 6000 }, (_, i) => ({
 }));
 const log = writeEvtx(events);
 
-function compiled(workerText: string): CompiledSigma {
-  const loaded = loadRules(RULES, 'rules.yml');
-  const ruleSet = compileRuleSet({ rules: loaded.rules, filters: loaded.filters });
-  const worker = loadRules(workerText, 'rules.yml');
-  const portable = portableSigma(
-    [{ source: 'rules.yml', text: workerText, placeholders: false }],
-    {},
-    worker,
-    worker,
-  );
-  return { loaded, ruleSet, portable };
-}
+const compiled = (workerText: string): CompiledSigma => compiledRules(RULES, workerText);
 
-const pools: DecodePool[] = [];
 after(async () => {
-  for (const p of pools) await p.close();
+  for (const p of jobPools) await p.close();
 });
 
 async function sigmaTable(sigma: CompiledSigma, pooled: boolean): Promise<string[][]> {
-  const pool = pipelinePool(2);
-  pools.push(pool);
-  const engine = await Engine.open({
-    memory: true,
-    runners: {
-      winevtx: createWinevtxRunner({
-        sigma: () => sigma,
-        ...(pooled ? { pool: () => pool, inlineBelowBytes: 0 } : {}),
-      }),
-    },
-  });
-  try {
-    const up = await engine.upload({ files: [{ name: 'logons.evtx', data: log }] });
-    const job = await engine.createParseJob({ file_ids: [up.file_ids[0]![0]], run_sigma_rules: true });
-    const done: JobStatusResponse = await settle(engine, job.id);
-    const table = (done.insights ?? []).find(
-      (i) => 'Table' in i && i.Table.title === 'Overview: Sigma Matches',
-    );
-    assert.ok(table && 'Table' in table);
-    return table.Table.data as string[][];
-  } finally {
-    await engine.close();
-  }
+  const insights = (await pooledJobInsights(sigma, pooled, [
+    { name: 'logons.evtx', bytes: log },
+  ])) as Insight[];
+  const table = insights.find((i) => 'Table' in i && i.Table.title === 'Overview: Sigma Matches');
+  assert.ok(table && 'Table' in table);
+  return table.Table.data as string[][];
 }
 
 test('rules matched in the decode workers give the job the same Sigma matches as inline matching', async () => {
@@ -124,7 +94,7 @@ test('the pool workers send back the positions of the rules each record matched'
   const rules = staged.rules;
   assert.ok(rules !== undefined);
   const pool = pipelinePool(2);
-  pools.push(pool);
+  jobPools.push(pool);
   const parse = parseEvtxStaged(log, { pool }, staged.stage);
   let matchedChunks = 0;
   const titles: Record<string, number> = {};
@@ -144,7 +114,7 @@ test('the pool workers make the index row of each event, packed, as the staging 
   const staged = pipelineStage(undefined, { messages: true });
   assert.ok(staged !== undefined && staged.rules === undefined);
   const pool = pipelinePool(2);
-  pools.push(pool);
+  jobPools.push(pool);
   const describe = eventDescriber();
   let rows = 0;
   for await (const chunk of parseEvtxStaged(log, { pool }, staged.stage).chunks()) {
