@@ -39,6 +39,9 @@ const child = spawn(
 // The spec reporter prints every test and a row per source file: keep failures and the totals.
 let failing = false;
 let belowFloor = false;
+// Without its report (Node prints a warning instead when it cannot map a script's coverage, as
+// for a module loaded twice under the TypeScript loader) the floors were not checked at all.
+let reported = false;
 let rest = '';
 child.stdout.setEncoding('utf8');
 child.stdout.on('data', (chunk) => {
@@ -47,15 +50,24 @@ child.stdout.on('data', (chunk) => {
   for (const line of lines) {
     if (line.startsWith('✖ failing tests')) failing = true;
     if (/does not meet threshold/.test(line)) belowFloor = true;
+    if (/^ℹ all files/.test(line)) reported = true;
     if (
       failing ||
-      /^ℹ (tests|pass|fail|skipped|duration_ms) |all files|threshold|^ℹ start of coverage report/.test(line)
+      /^ℹ (tests|pass|fail|skipped|duration_ms) |all files|threshold|^ℹ start of coverage report|Could not report/.test(
+        line,
+      )
     )
       process.stdout.write(`${line}\n`);
   }
 });
 child.on('close', (code) => {
   if (rest !== '') process.stdout.write(`${rest}\n`);
+  if (!reported) {
+    process.stdout.write(
+      'coverage: Node printed no coverage report (see above), so the floors were not checked\n',
+    );
+    process.exit(1);
+  }
   if (floorsOnly && code !== 0 && !belowFloor) {
     process.stdout.write('coverage: tests failed under coverage (printed above); the floors held\n');
     process.exit(0);

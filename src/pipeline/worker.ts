@@ -9,11 +9,11 @@
  * and the main thread does that work.
  */
 import { workerData } from 'node:worker_threads';
-import type { Digester, EventDigest } from '../analysis/index.js';
+import { Digester, type EventDigest } from '../analysis/index.js';
 import type { ParsedRecord } from '../evtx/index.js';
-import type { describerOf } from '../messages/index.js';
+import { type Descriptions, describerOf } from '../messages/index.js';
 import { decodeWorker, type SpanResult, type SpanTask } from '../parse/index.js';
-import type { PackedRows, RowPacker } from '../rows/index.js';
+import { type PackedRows, RowPacker } from '../rows/index.js';
 import { type LoadedPortable, loadPortable, sigmaEventFromEvtx } from '../sigma/index.js';
 import type { PipelineStage, PipelineWorkerData, RowsStage, StagedChunk } from './stage.js';
 
@@ -57,43 +57,16 @@ function matchChunk(chunk: SpanResult['chunks'][number], loaded: LoadedPortable)
  */
 const packers = new Map<boolean, RowPacker>();
 
-/**
- * The row and analysis modules, loaded by the first task that asks for rows or digests: a worker
- * that only decodes or matches never holds them. Null: they could not be loaded, and that work
- * is done where the events go.
- */
-let packing:
-  | {
-      readonly Packer: typeof RowPacker;
-      readonly describerOf: typeof describerOf;
-      readonly Digester: typeof Digester;
-    }
-  | null
-  | undefined;
-
-async function loadPacking(): Promise<void> {
-  try {
-    const [rows, messages, analysis] = await Promise.all([
-      import('../rows/index.js'),
-      import('../messages/index.js'),
-      import('../analysis/index.js'),
-    ]);
-    packing = { Packer: rows.RowPacker, describerOf: messages.describerOf, Digester: analysis.Digester };
-  } catch {
-    packing = null;
-  }
-}
+/** The Windows message texts the pool gave this worker (pipelinePool), if any. */
+const descriptions = (): Descriptions | undefined => (workerData as PipelineWorkerData | null)?.descriptions;
 
 /** Made with the built-in messages, as the job's analyzer renders them (pipelineStage checks it). */
 let digester: Digester | null | undefined;
 
 function digesterOf(): Digester | null {
   if (digester !== undefined) return digester;
-  const descriptions = (workerData as PipelineWorkerData | null)?.descriptions;
-  digester =
-    packing == null || descriptions === undefined
-      ? null
-      : new packing.Digester(packing.describerOf(descriptions));
+  const texts = descriptions();
+  digester = texts === undefined ? null : new Digester(describerOf(texts));
   return digester;
 }
 
@@ -127,9 +100,9 @@ function digestChunk(chunk: StagedChunk): StagedChunk {
 function packChunk(chunk: SpanResult['chunks'][number], rows: RowsStage): PackedRows | undefined {
   let packer = packers.get(rows.messages);
   if (packer === undefined) {
-    const descriptions = (workerData as PipelineWorkerData | null)?.descriptions;
-    if (packing == null || (rows.messages && descriptions === undefined)) return undefined;
-    packer = new packing.Packer(rows.messages ? packing.describerOf(descriptions!) : undefined);
+    const texts = descriptions();
+    if (rows.messages && texts === undefined) return undefined;
+    packer = new RowPacker(rows.messages ? describerOf(texts!) : undefined);
     packers.set(rows.messages, packer);
   }
   try {
@@ -141,14 +114,8 @@ function packChunk(chunk: SpanResult['chunks'][number], rows: RowsStage): Packed
   }
 }
 
-export default function pipelineWorker(task: SpanTask): SpanResult | Promise<SpanResult> {
+export default function pipelineWorker(task: SpanTask): SpanResult {
   const stage = task.stage as PipelineStage | undefined;
-  if (
-    (stage?.rows !== undefined || stage?.digest === true) &&
-    packing === undefined &&
-    task.batchText !== true
-  )
-    return loadPacking().then(() => pipelineWorker(task));
   const result = decodeWorker(task);
   if (stage === undefined || task.batchText === true) return result;
   const loaded = stage.sigma === undefined ? null : rulesOf(stage);
