@@ -1,0 +1,143 @@
+/**
+ * The engine's pool worker: the decode worker, then, for tasks that carry Sigma rules, the
+ * rules matched against each decoded event where the event was made. Only the positions of the
+ * matched rules go back with the records (most records match none: `null`). The rules are
+ * loaded and compiled once per version in each worker. For tasks that ask for rows, each
+ * event's index row is made here too, packed; for tasks that ask for digests, each event's
+ * analysis digest, and then the event itself goes back only when it matched a rule. A failure
+ * here never loses records: the chunk goes back unmatched (or without rows, or with its events)
+ * and the main thread does that work.
+ */
+import { workerData } from 'node:worker_threads';
+import { Digester, type EventDigest } from '../analysis/index.js';
+import type { ParsedRecord } from '../evtx/index.js';
+import { type Descriptions, describerOf } from '../messages/index.js';
+import { decodeWorker, type SpanResult, type SpanTask } from '../parse/index.js';
+import { type PackedRows, RowPacker } from '../rows/index.js';
+import { type LoadedPortable, loadPortable, sigmaEventFromEvtx } from '../sigma/index.js';
+import type { PipelineStage, PipelineWorkerData, RowsStage, StagedChunk } from './stage.js';
+
+let rules: { readonly version: string; readonly loaded: LoadedPortable | null } | undefined;
+
+function rulesOf(stage: PipelineStage): LoadedPortable | null {
+  const portable = stage.sigma!;
+  if (rules?.version !== portable.version) {
+    rules = undefined; // the old set is garbage before the new one is built
+    let loaded: LoadedPortable | null = null;
+    try {
+      loaded = loadPortable(portable);
+    } catch {
+      loaded = null;
+    }
+    rules = { version: portable.version, loaded };
+  }
+  return rules.loaded;
+}
+
+function matchChunk(chunk: SpanResult['chunks'][number], loaded: LoadedPortable): StagedChunk {
+  const sigma: (number[] | null)[] = [];
+  for (const r of chunk.records) {
+    let hit: number[] | null = null;
+    if (r.event !== undefined)
+      for (const m of loaded.ruleSet.match(sigmaEventFromEvtx(r.event))) {
+        const at = loaded.position.get(m.rule);
+        if (at === undefined) continue;
+        if (hit === null) hit = [at];
+        else hit.push(at);
+      }
+    sigma.push(hit);
+  }
+  return { ...chunk, sigma };
+}
+
+/**
+ * One packer per kind of message. The messages come from the texts the pool gave this worker
+ * (pipelinePool): without them, a task that asks for messages gets no rows, and the rows are
+ * made where they are staged.
+ */
+const packers = new Map<boolean, RowPacker>();
+
+/** The Windows message texts the pool gave this worker (pipelinePool), if any. */
+const descriptions = (): Descriptions | undefined => (workerData as PipelineWorkerData | null)?.descriptions;
+
+/** Made with the built-in messages, as the job's analyzer renders them (pipelineStage checks it). */
+let digester: Digester | null | undefined;
+
+function digesterOf(): Digester | null {
+  if (digester !== undefined) return digester;
+  const texts = descriptions();
+  digester = texts === undefined ? null : new Digester(describerOf(texts));
+  return digester;
+}
+
+/**
+ * The chunk with each event's digest, and without the events themselves except those that
+ * matched a rule (a correlation reads their fields); unchanged when a digest cannot be made.
+ */
+function digestChunk(chunk: StagedChunk): StagedChunk {
+  const d = digesterOf();
+  if (d === null) return chunk;
+  const digests: (EventDigest | null)[] = [];
+  const records: ParsedRecord[] = [];
+  try {
+    for (let i = 0; i < chunk.records.length; i++) {
+      const r = chunk.records[i]!;
+      if (r.event === undefined) {
+        digests.push(null);
+        records.push(r);
+        continue;
+      }
+      digests.push(d.digest(r.event));
+      if (chunk.sigma?.[i] != null) records.push(r);
+      else records.push({ recordId: r.recordId, chunk: r.chunk, offset: r.offset });
+    }
+  } catch {
+    return chunk;
+  }
+  return { ...chunk, records, digests };
+}
+
+function packChunk(chunk: SpanResult['chunks'][number], rows: RowsStage): PackedRows | undefined {
+  let packer = packers.get(rows.messages);
+  if (packer === undefined) {
+    const texts = descriptions();
+    if (rows.messages && texts === undefined) return undefined;
+    packer = new RowPacker(rows.messages ? describerOf(texts!) : undefined);
+    packers.set(rows.messages, packer);
+  }
+  try {
+    for (const r of chunk.records) if (r.event !== undefined) packer.add(r.event);
+    return packer.take();
+  } catch {
+    packer.take(); // the rows of a chunk travel whole or not at all
+    return undefined;
+  }
+}
+
+export default function pipelineWorker(task: SpanTask): SpanResult {
+  const stage = task.stage as PipelineStage | undefined;
+  const result = decodeWorker(task);
+  if (stage === undefined || task.batchText === true) return result;
+  const loaded = stage.sigma === undefined ? null : rulesOf(stage);
+  const rows = stage.rows;
+  if (loaded === null && rows === undefined && stage.digest !== true) return result;
+  return {
+    ...result,
+    chunks: result.chunks.map((c) => {
+      let staged: StagedChunk = c;
+      if (loaded !== null) {
+        try {
+          staged = matchChunk(c, loaded);
+        } catch {}
+      }
+      const packed = rows === undefined ? undefined : packChunk(c, rows);
+      if (packed !== undefined) staged = { ...staged, rows: packed };
+      // Without its row, an event must go on whole: the index makes the row from it.
+      const digest =
+        stage.digest === true &&
+        (rows === undefined || packed !== undefined) &&
+        (stage.sigma === undefined || staged.sigma !== undefined);
+      return digest ? digestChunk(staged) : staged;
+    }),
+  };
+}
