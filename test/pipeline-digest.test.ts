@@ -5,7 +5,6 @@
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { writeEvtx } from '../fixtures/evtx-writer/index.js';
 import { intrusionStory, noisyStory } from '../fixtures/stories/index.js';
 import { Digester } from '../src/analysis/index.js';
 import { eventDescriber } from '../src/lookup/index.js';
@@ -72,8 +71,6 @@ test('the workers send each event as its digest and row, and whole only when it 
     for (const r of c.records) if (r.event !== undefined) expected.push(digester.digest(r.event));
   let at = 0;
   let whole = 0;
-  for await (const chunk of parseEvtxStaged(writeEvtx([]), { pool }, staged!.stage).chunks())
-    assert.equal(chunk.records.length, 0);
   for await (const chunk of parseEvtxStaged(story, { pool }, staged!.stage).chunks()) {
     const c = chunk as StagedChunk;
     assert.ok(c.digests !== undefined && c.rows !== undefined && c.sigma !== undefined);

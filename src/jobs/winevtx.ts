@@ -17,6 +17,7 @@ import {
   createAnalyzer,
   createSigmaPass,
   type DescribeEvent,
+  type EventAdded,
   flattenResults,
   sigmaRuleRef,
 } from '../analysis/index.js';
@@ -115,6 +116,11 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
       ...(sigma === undefined ? {} : { sigma }),
       ...(options.maxMatches === undefined ? {} : { maxMatches: options.maxMatches }),
     });
+    /** The event (or the row a worker made of it) into the index, as new or as a duplicate. */
+    const toIndex = (added: EventAdded, staged: Parameters<EventSink['add']>[0], file: string): void => {
+      if (!added.fresh) index!.duplicate(staged, file);
+      else index!.add(staged, file, added.rules.length === 0 ? NO_RULES : added.rules.map(sigmaRuleRef));
+    };
     // The pool's workers match the rules where they decode (see the pipeline module).
     const decoded = await decodeFiles(
       jobFiles(ctx, input.file_ids),
@@ -133,24 +139,16 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
         digest(d, e, file, matched, row) {
           const added = pass.addDigest(d, file.name, matched, e);
           if (index === undefined) return undefined;
-          // A worker digests only the chunks it made rows of (pipeline/worker.ts).
+          // A worker digests only the chunks it made rows of (pipeline/worker-stages.ts).
           const staged = row ?? e;
           if (staged === undefined)
             throw new TaeError('INTERNAL', 'an event digest came without its index row');
-          if (!added.fresh) index.duplicate(staged, file.name);
-          else
-            index.add(staged, file.name, added.rules.length === 0 ? NO_RULES : added.rules.map(sigmaRuleRef));
+          toIndex(added, staged, file.name);
           return undefined;
         },
         event(e, file, matched, row) {
           const added = pass.add(e, file.name, matched);
-          if (!added.fresh) index?.duplicate(row ?? e, file.name);
-          else
-            index?.add(
-              row ?? e,
-              file.name,
-              added.rules.length === 0 ? NO_RULES : added.rules.map(sigmaRuleRef),
-            );
+          if (index !== undefined) toIndex(added, row ?? e, file.name);
           return added.fresh ? scans?.add(e, file.name) : undefined;
         },
         fileDone({ name, parse }) {
