@@ -104,7 +104,11 @@ export default function decodeWorker(task: SpanTask): SpanResult {
     bytes: task.bytes,
   };
   // Both buffers go back by transfer, not by copy.
-  const buffers = [task.bytes, textOut.buf.buffer];
+  return movedResult(result, [task.bytes, textOut.buf.buffer as ArrayBuffer]);
+}
+
+/** `result`, returned with `buffers` (ArrayBuffers it holds) moved to the main thread, not copied. */
+export function movedResult(result: SpanResult, buffers: readonly ArrayBuffer[]): SpanResult {
   const transferable = {
     get [Piscina.transferableSymbol]() {
       return buffers;

@@ -12,7 +12,7 @@ import { workerData } from 'node:worker_threads';
 import { Digester, type EventDigest } from '../analysis/index.js';
 import type { ParsedRecord } from '../evtx/index.js';
 import { type Descriptions, describerOf } from '../messages/index.js';
-import { decodeWorker, type SpanResult, type SpanTask } from '../parse/index.js';
+import { decodeWorker, movedResult, type SpanResult, type SpanTask } from '../parse/index.js';
 import { type PackedRows, RowPacker } from '../rows/index.js';
 import { type LoadedPortable, loadPortable, sigmaEventFromEvtx } from '../sigma/index.js';
 import type { PipelineStage, PipelineWorkerData, RowsStage, StagedChunk } from './stage.js';
@@ -121,23 +121,37 @@ export default function pipelineWorker(task: SpanTask): SpanResult {
   const loaded = stage.sigma === undefined ? null : rulesOf(stage);
   const rows = stage.rows;
   if (loaded === null && rows === undefined && stage.digest !== true) return result;
-  return {
-    ...result,
-    chunks: result.chunks.map((c) => {
-      let staged: StagedChunk = c;
-      if (loaded !== null) {
-        try {
-          staged = matchChunk(c, loaded);
-        } catch {}
-      }
-      const packed = rows === undefined ? undefined : packChunk(c, rows);
-      if (packed !== undefined) staged = { ...staged, rows: packed };
-      // Without its row, an event must go on whole: the index makes the row from it.
-      const digest =
-        stage.digest === true &&
-        (rows === undefined || packed !== undefined) &&
-        (stage.sigma === undefined || staged.sigma !== undefined);
-      return digest ? digestChunk(staged) : staged;
-    }),
-  };
+  const chunks = result.chunks.map((c) => {
+    let staged: StagedChunk = c;
+    if (loaded !== null) {
+      try {
+        staged = matchChunk(c, loaded);
+      } catch {}
+    }
+    const packed = rows === undefined ? undefined : packChunk(c, rows);
+    if (packed !== undefined) staged = { ...staged, rows: packed };
+    // Without its row, an event must go on whole: the index makes the row from it.
+    const digest =
+      stage.digest === true &&
+      (rows === undefined || packed !== undefined) &&
+      (stage.sigma === undefined || staged.sigma !== undefined);
+    return digest ? digestChunk(staged) : staged;
+  });
+  return digestedResult(task, chunks) ?? { ...result, chunks };
+}
+
+/**
+ * Digested chunks go back with their rows' buffers and the span's input moved, not copied: the
+ * main thread hands the rows on to the index writer the same way, and the input buffer to the
+ * next span. Chunks that still carry every event are copied (see decodeWorker: moving records
+ * kept them past the worker's young collections).
+ */
+function digestedResult(task: SpanTask, chunks: StagedChunk[]): SpanResult | undefined {
+  const buffers: ArrayBuffer[] = [task.bytes];
+  for (const c of chunks) {
+    if (c.digests === undefined) return undefined;
+    if (c.rows !== undefined)
+      buffers.push(c.rows.nums.buffer as ArrayBuffer, c.rows.bytes.buffer as ArrayBuffer);
+  }
+  return movedResult({ chunks, bytes: task.bytes }, buffers);
 }

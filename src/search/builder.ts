@@ -11,7 +11,7 @@ import type { DescribeEvent, SigmaMatchInput } from '../analysis/index.js';
 import { invalidOption, TaeError } from '../errors/index.js';
 import type { Diagnostic, EvtxEvent } from '../evtx/index.js';
 import { isBuiltinDescriber } from '../lookup/index.js';
-import type { RowRef } from '../rows/index.js';
+import type { PackedRows, RowRef } from '../rows/index.js';
 import { threadPool } from '../threads/index.js';
 import { closeGateAsync, newGate, removeBlockFiles } from './blocks.js';
 import {
@@ -25,9 +25,11 @@ import {
 import { blockRowsFor } from './schema.js';
 import {
   inThreadStager,
+  isRowRef,
   type StagedDuplicate,
   type StagedEvent,
   type Stager,
+  stagedSource,
   threadStager,
 } from './stager.js';
 
@@ -91,6 +93,8 @@ export interface EventIndexOptions {
   readonly writerThreadFrom?: number;
 }
 
+const NO_TITLES: readonly string[] = [];
+const NO_NOS: readonly number[] = [];
 const MAX_DIAGNOSTICS_PER_FILE = 1000;
 const MAX_CORRELATIONS = 100_000;
 const MAX_YARA_ROWS = 100_000;
@@ -106,6 +110,8 @@ export class EventIndexBuilder implements EventSink {
   private threaded = false;
   private batch: StagedEvent[] = [];
   private duplicates: StagedDuplicate[] = [];
+  /** The packed rows of the latest row added: the chunk still being added, whose buffers stay here. */
+  private open: PackedRows | undefined;
   /** Arrival order of events and duplicates. */
   private seq = 0;
   private readonly batchSize: number;
@@ -153,21 +159,32 @@ export class EventIndexBuilder implements EventSink {
 
   add(e: EvtxEvent | RowRef, file: string, rules: readonly SigmaRuleRef[]): void {
     this.ensureOpen();
-    const titles: string[] = [];
-    const ruleNos: number[] = [];
-    for (const r of rules) {
-      const { no, title } = this.ruleOf(r);
-      if (ruleNos.includes(no)) continue;
-      ruleNos.push(no);
-      titles.push(title);
+    // Most events match no rule: they share one pair of empty lists (sent to the writer once).
+    let titles = NO_TITLES;
+    let ruleNos = NO_NOS;
+    if (rules.length > 0) {
+      const t: string[] = [];
+      const nos: number[] = [];
+      for (const r of rules) {
+        const { no, title } = this.ruleOf(r);
+        if (nos.includes(no)) continue;
+        nos.push(no);
+        t.push(title);
+      }
+      titles = t;
+      ruleNos = nos;
     }
-    this.batch.push([++this.seq, this.fileOf(file).no, ruleNos, titles, e]);
+    const [source, at] = stagedSource(e);
+    this.batch.push([++this.seq, this.fileOf(file).no, ruleNos, titles, source, at]);
+    if (isRowRef(e)) this.open = e.packed;
     if (this.batch.length >= this.batchSize) this.flush();
   }
 
   duplicate(e: EvtxEvent | RowRef, file: string): void {
     this.ensureOpen();
-    this.duplicates.push([++this.seq, this.fileOf(file).no, e]);
+    const [source, at] = stagedSource(e);
+    this.duplicates.push([++this.seq, this.fileOf(file).no, source, at]);
+    if (isRowRef(e)) this.open = e.packed;
     if (this.duplicates.length >= this.batchSize) this.flush();
   }
 
@@ -213,6 +230,7 @@ export class EventIndexBuilder implements EventSink {
     // Closed before a failed or cancelled build's files go: no thread opens (re-creates) one after.
     const gate = newGate();
     try {
+      this.open = undefined; // no more rows come
       this.flush();
       const tables = this.tables();
       await this.stager.close();
@@ -260,7 +278,7 @@ export class EventIndexBuilder implements EventSink {
     const duplicates = this.duplicates;
     this.batch = [];
     this.duplicates = [];
-    this.stager.write(rows, duplicates);
+    this.stager.write(rows, duplicates, this.open);
     this.staged += rows.length;
     const from = this.options.writerThreadFrom ?? THREAD_FROM_EVENTS;
     if (this.threadable && !this.threaded && this.staged >= from) this.toWriterThread();

@@ -10,29 +10,40 @@ import { openSqlite, type SqliteDatabase } from '../../native/sqlite.js';
 import type { DescribeEvent } from '../analysis/index.js';
 import { TaeError } from '../errors/index.js';
 import type { EvtxEvent } from '../evtx/index.js';
-import { indexRow, type RowRef } from '../rows/index.js';
+import { indexRow, type PackedRows, type RowRef } from '../rows/index.js';
 import { BUILD_CACHE_KIB, configure, keyOption, stagePath } from './complete.js';
 import { packedEvent, stagedValues } from './packed.js';
 import { STAGE_SCHEMA, setBuildPageSize } from './schema.js';
 
 /**
- * One new event: arrival number, file number, matched rule numbers and titles, and the event
- * or the row a decode worker made of it (rows/pack.ts).
+ * One new event: arrival number, file number, matched rule numbers and titles, and the event, or
+ * the packed rows of its chunk and its position there (rows/pack.ts; -1 with an event). Flat, so
+ * that a batch crosses to the writer thread without an object per event but its tuple.
  */
 export type StagedEvent = readonly [
   seq: number,
   file: number,
   ruleNos: readonly number[],
   titles: readonly string[],
-  event: EvtxEvent | RowRef,
+  event: EvtxEvent | PackedRows,
+  at: number,
 ];
-/** One duplicate record: arrival number, file number, the event or its row. */
-export type StagedDuplicate = readonly [seq: number, file: number, event: EvtxEvent | RowRef];
+/** One duplicate record: arrival number, file number, the event or its chunk's rows and position. */
+export type StagedDuplicate = readonly [seq: number, file: number, event: EvtxEvent | PackedRows, at: number];
 
-const isRowRef = (x: EvtxEvent | RowRef): x is RowRef => 'packed' in x;
+/** The tuple fields of an event or a worker's row of it. */
+export const stagedSource = (e: EvtxEvent | RowRef): readonly [EvtxEvent | PackedRows, number] =>
+  isRowRef(e) ? [e.packed, e.at] : [e, -1];
+
+export const isRowRef = (x: EvtxEvent | RowRef): x is RowRef => 'packed' in x;
 
 export interface Stager {
-  write(events: readonly StagedEvent[], duplicates: readonly StagedDuplicate[]): void;
+  /**
+   * `open`: the rows a later batch may still take rows of (the chunk being added); every other
+   * packed row set the batch holds is the writer's from now on (a writer thread gets its buffers
+   * moved, not copied).
+   */
+  write(events: readonly StagedEvent[], duplicates: readonly StagedDuplicate[], open?: PackedRows): void;
   /** Resolves when the writer can take more (at once for an in-thread stager). */
   ready(): Promise<void>;
   /** Everything written is in the staging file, which is closed. */
@@ -61,15 +72,15 @@ export function openStage(
     const insert = db.prepare('INSERT INTO staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     const insertDuplicate = db.prepare('INSERT INTO staged_duplicates VALUES (?, ?, ?, ?)');
     const write = db.transaction((events: readonly StagedEvent[], duplicates: readonly StagedDuplicate[]) => {
-      for (const [seq, file, ruleNos, titles, e] of events)
+      for (const [seq, file, ruleNos, titles, e, at] of events)
         insert.run([
           seq,
-          ...(isRowRef(e)
-            ? stagedValues(e.packed, e.at, file, ruleNos, titles)
-            : indexRow(e, file, ruleNos, titles, describe)),
+          ...(at >= 0
+            ? stagedValues(e as PackedRows, at, file, ruleNos, titles)
+            : indexRow(e as EvtxEvent, file, ruleNos, titles, describe)),
         ]);
-      for (const [seq, file, source] of duplicates) {
-        const e = isRowRef(source) ? packedEvent(source.packed, source.at) : source;
+      for (const [seq, file, source, at] of duplicates) {
+        const e = at >= 0 ? packedEvent(source as PackedRows, at) : (source as EvtxEvent);
         insertDuplicate.run([
           seq,
           Number.isFinite(e.timestamp) ? e.timestamp : null,
@@ -103,6 +114,21 @@ const workerUrl = new URL(
   `./stage-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`,
   import.meta.url,
 );
+
+/** The buffers of the packed rows `events` and `duplicates` hold, but `open`'s: each once. */
+function movableBuffers(
+  events: readonly StagedEvent[],
+  duplicates: readonly StagedDuplicate[],
+  open: PackedRows | undefined,
+): ArrayBuffer[] {
+  const packs = new Set<PackedRows>();
+  for (const e of events) if (e[5] >= 0) packs.add(e[4] as PackedRows);
+  for (const d of duplicates) if (d[3] >= 0) packs.add(d[2] as PackedRows);
+  if (open !== undefined) packs.delete(open);
+  const buffers: ArrayBuffer[] = [];
+  for (const p of packs) buffers.push(p.nums.buffer as ArrayBuffer, p.bytes.buffer as ArrayBuffer);
+  return buffers;
+}
 
 /** Batches that may wait for the writer before `ready` holds the job back. */
 const MAX_WAITING = 2;
@@ -159,10 +185,10 @@ export function threadStager(path: string, key: Uint8Array | null, builtinDescri
     if (failure !== undefined) throw failure;
   };
   return {
-    write(events, duplicates) {
+    write(events, duplicates, open) {
       check();
       waiting++;
-      worker.postMessage({ kind: 'write', events, duplicates });
+      worker.postMessage({ kind: 'write', events, duplicates }, movableBuffers(events, duplicates, open));
     },
     async ready() {
       while (waiting > MAX_WAITING && failure === undefined)
