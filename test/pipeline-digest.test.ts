@@ -85,3 +85,34 @@ test('the workers send each event as its digest and row, and whole only when it 
   assert.equal(at, expected.length);
   assert.ok(whole > 0 && whole < expected.length, `${whole} of ${expected.length} events sent whole`);
 });
+
+test('a digested span comes back with its input buffer for the next span, and its rows in buffers of their own', async () => {
+  const story = intrusionStory()[0]!.bytes;
+  const staged = pipelineStage(compiled(), { messages: true }, true)!;
+  const pool = pipelinePool(1);
+  jobPools.push(pool);
+  const span = 2 * 65536;
+  const input = new ArrayBuffer(span);
+  const length = Math.min(span, story.length - 4096);
+  new Uint8Array(input).set(story.subarray(4096, 4096 + length));
+  const result = await pool.run({
+    outputs: ['event'],
+    validateChecksums: true,
+    timePrecision: 'crate',
+    bytes: input,
+    byteLength: length,
+    firstIndex: 0,
+    fileOffset: 4096,
+    stage: staged.stage,
+  });
+  assert.equal(input.byteLength, 0, 'the input was moved to the worker');
+  assert.ok(result.bytes instanceof ArrayBuffer && result.bytes.byteLength === span, 'and handed back');
+  const chunks = result.chunks as StagedChunk[];
+  assert.ok(chunks.length > 0 && chunks.every((c) => c.digests !== undefined && c.rows !== undefined));
+  for (const c of chunks) {
+    // Each chunk's rows own their buffers (exactly their size), so they move on to the index writer whole.
+    assert.equal(c.rows!.bytes.byteLength, c.rows!.bytes.buffer.byteLength);
+    assert.equal(c.rows!.nums.byteLength, c.rows!.nums.buffer.byteLength);
+    assert.equal(c.rows!.count, c.digests!.filter((d) => d !== null).length);
+  }
+});
