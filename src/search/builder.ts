@@ -29,7 +29,6 @@ import {
   type StagedDuplicate,
   type StagedEvent,
   type Stager,
-  stagedSource,
   threadStager,
 } from './stager.js';
 
@@ -174,17 +173,21 @@ export class EventIndexBuilder implements EventSink {
       titles = t;
       ruleNos = nos;
     }
-    const [source, at] = stagedSource(e);
-    this.batch.push([++this.seq, this.fileOf(file).no, ruleNos, titles, source, at]);
-    if (isRowRef(e)) this.open = e.packed;
+    const fileNo = this.fileOf(file).no;
+    if (isRowRef(e)) {
+      this.batch.push([++this.seq, fileNo, ruleNos, titles, e.packed, e.at]);
+      this.open = e.packed;
+    } else this.batch.push([++this.seq, fileNo, ruleNos, titles, e, -1]);
     if (this.batch.length >= this.batchSize) this.flush();
   }
 
   duplicate(e: EvtxEvent | RowRef, file: string): void {
     this.ensureOpen();
-    const [source, at] = stagedSource(e);
-    this.duplicates.push([++this.seq, this.fileOf(file).no, source, at]);
-    if (isRowRef(e)) this.open = e.packed;
+    const fileNo = this.fileOf(file).no;
+    if (isRowRef(e)) {
+      this.duplicates.push([++this.seq, fileNo, e.packed, e.at]);
+      this.open = e.packed;
+    } else this.duplicates.push([++this.seq, fileNo, e, -1]);
     if (this.duplicates.length >= this.batchSize) this.flush();
   }
 

@@ -31,10 +31,6 @@ export type StagedEvent = readonly [
 /** One duplicate record: arrival number, file number, the event or its chunk's rows and position. */
 export type StagedDuplicate = readonly [seq: number, file: number, event: EvtxEvent | PackedRows, at: number];
 
-/** The tuple fields of an event or a worker's row of it. */
-export const stagedSource = (e: EvtxEvent | RowRef): readonly [EvtxEvent | PackedRows, number] =>
-  isRowRef(e) ? [e.packed, e.at] : [e, -1];
-
 export const isRowRef = (x: EvtxEvent | RowRef): x is RowRef => 'packed' in x;
 
 export interface Stager {
