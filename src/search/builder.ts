@@ -281,7 +281,14 @@ export class EventIndexBuilder implements EventSink {
     const duplicates = this.duplicates;
     this.batch = [];
     this.duplicates = [];
-    this.stager.write(rows, duplicates, this.open);
+    try {
+      this.stager.write(rows, duplicates, this.open);
+    } catch (e) {
+      // A batch that cannot be staged ends the build: its writer thread and files go now, so a
+      // caller that does not call `abort` holds no thread and leaves no file behind.
+      this.abort();
+      throw e;
+    }
     this.staged += rows.length;
     const from = this.options.writerThreadFrom ?? THREAD_FROM_EVENTS;
     if (this.threadable && !this.threaded && this.staged >= from) this.toWriterThread();

@@ -1,0 +1,56 @@
+/**
+ * The index builder's writer thread (search/stager.ts): rows packed by decode workers move to it
+ * batch by batch, all but the chunk still being added, and a batch that cannot reach it ends the
+ * build without leaving a thread or a file behind.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { intrusionStory } from '../fixtures/stories/index.js';
+import type { EvtxEvent } from '../src/evtx/index.js';
+import { parseEvtx } from '../src/parse/index.js';
+import { type PackedRows, RowPacker, type RowRef } from '../src/rows/index.js';
+import { EventIndexBuilder } from '../src/search/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tae-index-writer-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+async function storyEvents(): Promise<EvtxEvent[]> {
+  const events: EvtxEvent[] = [];
+  for await (const r of parseEvtx(intrusionStory()[0]!.bytes, { threads: 0 }))
+    if (r.event !== undefined) events.push(r.event);
+  return events;
+}
+
+/** `events` packed as one chunk's rows. */
+function packed(events: readonly EvtxEvent[]): RowRef[] {
+  const packer = new RowPacker();
+  for (const e of events) packer.add(e);
+  const rows: PackedRows = packer.take();
+  return events.map((_, at) => ({ packed: rows, at }));
+}
+
+test('a batch that cannot reach the writer thread ends the build and removes its files', async () => {
+  const events = await storyEvents();
+  assert.ok(events.length >= 6);
+  const path = join(dir, 'moved.sqlite');
+  const b = new EventIndexBuilder({ path, key: null }, { sigma: false, batchSize: 2, writerThreadFrom: 1 });
+  const first = packed(events.slice(0, 3));
+  const second = packed(events.slice(3, 6));
+  for (const row of first) b.add(row, 'a.evtx', []);
+  for (const row of second) b.add(row, 'a.evtx', []);
+  // The first chunk's buffers moved to the writer with the batches sent after the second began.
+  assert.equal(first[0]!.packed.bytes.byteLength, 0);
+  assert.ok(second[0]!.packed.bytes.byteLength > 0, 'the chunk being added stays here');
+  // A row of a chunk already handed over cannot be sent: the build stops instead of hanging.
+  b.add(first[0]!, 'a.evtx', []);
+  assert.throws(() => b.add(first[1]!, 'a.evtx', []), /detached/i);
+  assert.equal(existsSync(`${path}.stage`), false);
+  assert.deepEqual(
+    readdirSync(dir).filter((f) => f.startsWith('moved')),
+    [],
+  );
+  await assert.rejects(b.finish(), /already finished/);
+});
