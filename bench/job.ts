@@ -24,6 +24,9 @@
  * --threads-compare (or TAE_BENCH_JOB_THREADS=1) runs, per size, the private job with
  * `--threads 1` and `--threads 2`, alternated N times (default 2), and prints the medians and
  * the speed-up (issue 15, acceptance 2).
+ * --index-share (or TAE_BENCH_JOB_INDEX=1) runs, per size, the public job in one process
+ * (bench/job-index-share.ts) without and with its event index, alternated N times (default 2):
+ * the index's share of the job's CPU, and the job without it against `tae parse`.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -39,10 +42,12 @@ const { values: opts } = parseArgs({
     yara: { type: 'boolean' },
     rounds: { type: 'string' },
     'threads-compare': { type: 'boolean' },
+    'index-share': { type: 'boolean' },
   },
 });
 const YARA = opts.yara === true || process.env.TAE_BENCH_JOB_YARA === '1';
 const THREADS = opts['threads-compare'] === true || process.env.TAE_BENCH_JOB_THREADS === '1';
+const INDEX_SHARE = opts['index-share'] === true || process.env.TAE_BENCH_JOB_INDEX === '1';
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js');
 const OUT = join(ROOT, '.bench-out');
@@ -245,6 +250,50 @@ async function threadRuns(size: string, files: readonly string[], stages: StageT
   });
 }
 
+/** The in-process public job without and with its event index, alternated. */
+async function indexShareRuns(size: string, files: readonly string[], stages: StageTimes): Promise<void> {
+  const rounds = Number(opts.rounds ?? 2);
+  const script = join(import.meta.dirname, 'job-index-share.ts');
+  const runs: Record<'none' | 'index', { wallMs: number; cpuMs: number }[]> = { none: [], index: [] };
+  for (let i = 0; i < rounds; i++)
+    for (const mode of i % 2 === 0 ? (['none', 'index'] as const) : (['index', 'none'] as const)) {
+      const r = await timeProcess('node', ['--import', 'tsx', script, mode, ...files], {});
+      const line = JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as {
+        wallMs?: number;
+        cpuMs?: number;
+        status?: string;
+      };
+      if (
+        r.exitCode !== 0 ||
+        line.status !== 'Completed' ||
+        line.wallMs === undefined ||
+        line.cpuMs === undefined
+      )
+        throw new Error(`job-index-share.ts ${mode} failed: ${r.stderr.slice(-500)}`);
+      emit({
+        name: `${size} public job in one process, ${mode === 'none' ? 'no event index' : 'event index built'}`,
+        ...line,
+      });
+      runs[mode].push({ wallMs: line.wallMs, cpuMs: line.cpuMs });
+    }
+  const wall = {
+    none: middle(runs.none.map((r) => r.wallMs)),
+    index: middle(runs.index.map((r) => r.wallMs)),
+  };
+  const cpu = { none: middle(runs.none.map((r) => r.cpuMs)), index: middle(runs.index.map((r) => r.cpuMs)) };
+  emit({
+    summary: {
+      name: `${size} public job, Sigma on: without and with its event index (${rounds} runs each, alternated)`,
+      runs,
+      medianWallMs: wall,
+      medianCpuMs: cpu,
+      indexShareOfCpu: Number((1 - cpu.none / cpu.index).toFixed(2)),
+      withoutIndexVsTaeParse: Number((wall.none / stages.parseMs).toFixed(2)),
+      withIndexVsTaeParse: Number((wall.index / stages.parseMs).toFixed(2)),
+    },
+  });
+}
+
 /** The median (the mean of the two middle values for an even count). */
 const middle = (values: readonly number[]): number => {
   const v = [...values].sort((a, b) => a - b);
@@ -315,13 +364,17 @@ async function main(): Promise<void> {
       await threadRuns(size, files, stages);
       continue;
     }
+    if (INDEX_SHARE) {
+      await indexShareRuns(size, files, stages);
+      continue;
+    }
     for (const visibility of ['private', 'public'] as const) {
       const r = await jobRun(size, files, visibility, stages);
       peaks[visibility]![size] = r.peakRssMiB;
       if (size === '1G') summary[`${visibility}1G`] = r;
     }
   }
-  if (YARA || THREADS) return;
+  if (YARA || THREADS || INDEX_SHARE) return;
   for (const visibility of ['private', 'public'] as const) {
     const values = Object.values(peaks[visibility]!).filter((v): v is number => v !== null);
     const spread = values.length > 1 ? Math.max(...values) / Math.min(...values) - 1 : 0;
