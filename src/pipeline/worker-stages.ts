@@ -60,13 +60,23 @@ const packers = new Map<boolean, RowPacker>();
 /** The Windows message texts the pool gave this worker (pipelinePool), if any. */
 const descriptions = (): Descriptions | undefined => (workerData as PipelineWorkerData | null)?.descriptions;
 
+/** One describer of those texts for the rows and the digests (it indexes them all once). */
+let describe: ReturnType<typeof describerOf> | null | undefined;
+
+function builtinDescribe(): ReturnType<typeof describerOf> | null {
+  if (describe !== undefined) return describe;
+  const texts = descriptions();
+  describe = texts === undefined ? null : describerOf(texts);
+  return describe;
+}
+
 /** Made with the built-in messages, as the job's analyzer renders them (pipelineStage checks it). */
 let digester: Digester | null | undefined;
 
 function digesterOf(): Digester | null {
   if (digester !== undefined) return digester;
-  const texts = descriptions();
-  digester = texts === undefined ? null : new Digester(describerOf(texts));
+  const d = builtinDescribe();
+  digester = d === null ? null : new Digester(d);
   return digester;
 }
 
@@ -100,9 +110,9 @@ function digestChunk(chunk: StagedChunk): StagedChunk {
 function packChunk(chunk: SpanResult['chunks'][number], rows: RowsStage): PackedRows | undefined {
   let packer = packers.get(rows.messages);
   if (packer === undefined) {
-    const texts = descriptions();
-    if (rows.messages && texts === undefined) return undefined;
-    packer = new RowPacker(rows.messages ? describerOf(texts!) : undefined);
+    const d = rows.messages ? builtinDescribe() : undefined;
+    if (d === null) return undefined;
+    packer = new RowPacker(d);
     packers.set(rows.messages, packer);
   }
   try {
