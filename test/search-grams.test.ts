@@ -1,8 +1,9 @@
 /**
  * The trigram postings of format 3 (src/search/grams.ts) against a plain reading of what they
- * promise: each row under exactly the trigrams (three code points) of its text, in ascending
- * order, whatever the characters (pairs, lone surrogates, separators) and however many parts a
- * bounded builder cut them into; and the rows common to several lists, read lazily in batches,
+ * promise: each row under exactly the trigrams (three code points) of its text, none across two
+ * values (the separator U+001F, which no search holds), in ascending order, whatever the
+ * characters (pairs, lone surrogates, separators) and however many parts a bounded builder cut
+ * them into; and the rows common to several lists, read lazily in batches,
  * equal a set intersection.
  */
 import assert from 'node:assert/strict';
@@ -11,7 +12,7 @@ import { prng } from '../fixtures/prng.js';
 import { GramBuilder } from '../src/search/grams.js';
 import { needleTrigrams } from '../src/search/needles.js';
 import { commonRows, PostingsCursor } from '../src/search/postings.js';
-import { decodePostings } from './helpers/postings.js';
+import { decodePostings, plainTrigrams } from './helpers/postings.js';
 
 const ALPHABET = ['a', 'b', 'c', ' ', '\u001f', 'é', 'ς', '😀', '𝔸', '\ud800', '\udc00', '\u0000', 'z'];
 
@@ -26,10 +27,7 @@ function text(rand: () => number): string {
 function plain(rows: readonly [number, string][]): Map<string, number[]> {
   const want = new Map<string, number[]>();
   for (const [n, t] of rows) {
-    const points = Array.from(t);
-    const grams = new Set<string>();
-    for (let i = 0; i + 3 <= points.length; i++) grams.add(points.slice(i, i + 3).join(''));
-    for (const g of grams) want.set(g, [...(want.get(g) ?? []), n]);
+    for (const g of plainTrigrams(t)) want.set(g, [...(want.get(g) ?? []), n]);
   }
   return want;
 }
@@ -70,6 +68,18 @@ test('every row is under exactly the trigrams of its code points, in order, in o
   const cut = built(rows, base, 64, 50);
   assert.ok(cut.takes > 20, `a bounded builder made parts (${cut.takes})`);
   assert.deepEqual(new Map([...cut.got].sort()), want);
+});
+
+test('no trigram holds the separator between two values: each value is indexed alone', () => {
+  const b = new GramBuilder(0);
+  b.add(1, 'abc\u001fdef\u001fgh\u001f\u001fijk');
+  const got: [string, number[]][] = [];
+  b.drain((gram, postings) => got.push([gram, decodePostings([postings], 0)]));
+  assert.deepEqual(got, [
+    ['abc', [1]],
+    ['def', [1]],
+    ['ijk', [1]],
+  ]);
 });
 
 test('a text under three code points has no trigram; a pair is one code point', () => {

@@ -3,8 +3,8 @@
  * they arrive (batched transactions) and copied once, at the end, into `events` in time order
  * (timestamp, record id, arrival), so the row number `n` is the result order: every query
  * walks `n` upwards and stops after the requested page. `events_grams` holds, per block of
- * rows (see TEXT_BLOCK_ROWS), each trigram of the rows' folded searchable text (`body`) with
- * the rows that hold it (grams.ts), so a row holding all of a needle's trigrams is a candidate
+ * rows (see TEXT_BLOCK_ROWS), each trigram of the rows' folded searchable text (`body`) within
+ * one value with the rows that hold it (grams.ts), so a row holding all of a needle's trigrams is a candidate
  * that the row confirms exactly (the folded text is made again from the row's columns:
  * text-match.ts).
  *
