@@ -3,8 +3,9 @@
  * points) of the rows' folded text, with the rows that hold it, as ascending row numbers coded
  * as varint deltas from the block's base. A trigram holding the separator between two values is
  * not kept: no search may hold the separator (search/request.ts), so no query reads it, and it
- * was 29 % of a part's grams and 15 % of its postings on the 1 GB bench job. Pure: blocks.ts stores them, and event-index.ts reads
- * them through postings.ts (apart, so a block builder's thread loads only the building side).
+ * was 29 % of a part's grams and 15 % of its postings on the 1 GB bench job. Pure: blocks.ts
+ * stores them, and event-index.ts reads them through postings.ts (apart, so a block builder's
+ * thread loads only the building side).
  *
  * Built here instead of by FTS5's trigram tokenizer, which spent about 60 ns a character (32 µs
  * of CPU per event of the 1 GB job, the largest part of its index completion): this builder
@@ -61,8 +62,9 @@ export class GramBuilder {
   /** One gram's postings made contiguous while `drain` hands it out. */
   private scratch = new Uint8Array(4096);
   /**
-   * Per slot, STRIDE words side by side (one cache line, which `post` touches once): its ASCII
-   * key or -1, last row, first and last chunk, write position and end, bytes of postings.
+   * Per slot, STRIDE words side by side (32 bytes, so `post` touches one run of memory, not
+   * seven arrays): its ASCII key or -1, last row, first and last chunk, write position and
+   * end, bytes of postings.
    */
   private state = new Int32Array(1024 * STRIDE);
   private slots = 0;
