@@ -13,10 +13,13 @@ import { Engine } from '../src/service/index.js';
 const [mode, ...paths] = process.argv.slice(2);
 if ((mode !== 'index' && mode !== 'none') || paths.length === 0)
   throw new Error('usage: job-index-share.ts index|none <file.evtx>...');
-const pool = pipelinePool(2);
+// Both modes decode on the same threads, whatever the machine (the engine's default is its cores).
+const DECODE_THREADS = 2;
+const pool = pipelinePool(DECODE_THREADS);
 const sigma = await new Community({ dataDir: false }).sigma();
 const engine = await Engine.open({
   memory: true,
+  decodeThreads: DECODE_THREADS,
   // Without an `index` option the runner writes no event index; the default runner writes one.
   ...(mode === 'none'
     ? { runners: { winevtx: createWinevtxRunner({ sigma: () => sigma, pool: () => pool }) } }
