@@ -14,7 +14,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { attachSqlite, openSqlite, type SqliteDatabase } from '../../native/sqlite.js';
+import { attachSqlite, journalOff, openSqlite, type SqliteDatabase } from '../../native/sqlite.js';
 import { TaeError } from '../errors/index.js';
 import { GramBuilder } from './grams.js';
 import { buildGramBlock, gramsSchema, type IndexSchemaName, setBuildPageSize } from './schema.js';
@@ -132,7 +132,7 @@ function buildBlockFile(plan: BlockPlan, k: number): void {
     plan.gate,
     () => openSqlite(blockPath(plan.path, k), { ...(key ? { key } : {}), mustExist: true }),
     (c) => {
-      c.pragma('main.journal_mode = OFF');
+      journalOff(c, 'main');
       c.pragma('main.synchronous = OFF');
       c.pragma(`main.cache_size = ${-BLOCK_CACHE_KIB}`);
       c.pragma('temp_store = MEMORY');

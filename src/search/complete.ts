@@ -8,7 +8,13 @@
  * (blocks.ts).
  */
 import { rmSync } from 'node:fs';
-import { attachSqlite, createDatabaseFile, openSqlite, type SqliteDatabase } from '../../native/sqlite.js';
+import {
+  attachSqlite,
+  createDatabaseFile,
+  journalOff,
+  openSqlite,
+  type SqliteDatabase,
+} from '../../native/sqlite.js';
 import { debugLine } from '../errors/index.js';
 import { buildWith, startBuilders } from './block-threads.js';
 import {
@@ -62,7 +68,7 @@ export const BUILD_CACHE_KIB = 32 * 1024;
  * alike): the build statements never sort (schema.ts), so nothing big goes there.
  */
 export function configure(db: SqliteDatabase, schema: 'main' | 'stage', cacheKib = BUILD_CACHE_KIB): void {
-  db.pragma(`${schema}.journal_mode = OFF`);
+  journalOff(db, schema);
   db.pragma(`${schema}.synchronous = OFF`);
   db.pragma(`${schema}.cache_size = ${-Math.trunc(cacheKib)}`);
   db.pragma('temp_store = MEMORY');

@@ -8,7 +8,7 @@
  * is lost: until that search the sealed image stays where it was.
  */
 import { openSealedStream } from '../crypto/index.js';
-import { attachSqlite, openSqliteImage, type SqliteDatabase } from './sqlite.js';
+import { attachSqlite, journalOff, openSqliteImage, type SqliteDatabase } from './sqlite.js';
 
 export interface LegacyRow {
   sealed: number;
@@ -43,7 +43,7 @@ export async function convertLegacyImage(
   try {
     src.pragma('temp_store = MEMORY');
     attachSqlite(src, target.path, 'file', target.key ?? undefined);
-    src.pragma('file.journal_mode = OFF');
+    journalOff(src, 'file');
     src.pragma('file.synchronous = OFF');
     src.unsafeMode(true); // the FTS5 shadow tables' rows are copied as they are
     copyAll(src);

@@ -1,2 +1,8 @@
 /** The store's one import of the SQLite seam. */
-export { attachSqlite, openSqlite, openSqliteImage, type SqliteDatabase } from '../../native/sqlite.js';
+export {
+  attachSqlite,
+  journalOff,
+  openSqlite,
+  openSqliteImage,
+  type SqliteDatabase,
+} from '../../native/sqlite.js';
