@@ -156,35 +156,80 @@ export interface Owner {
  * not compilable (other embedded BinXML, or arrays when `arrays` is false).
  */
 export function shapeOf(inst: TemplateInstance, locals: Locals | null, arrays = true): string | null {
+  shapeLength = 0;
+  return collectShape(inst, locals, arrays) ? textOfCodes(shapeCodes.slice(0, shapeLength)) : null;
+}
+
+/**
+ * Where a shape's characters are collected (the first `shapeLength`): it is made into one string
+ * at the end. Appended character by character, each record's shape made a string per character.
+ */
+const shapeCodes: number[] = [];
+let shapeLength = 0;
+
+const put = (c: number): void => {
+  shapeCodes[shapeLength++] = c;
+};
+
+const code = (c: string): number => c.charCodeAt(0);
+const EMPTY = code('e');
+const NUMBER = code('n');
+const STRING = code('s');
+const LOCAL = code('L');
+const LOCAL_INSTANCE = code('X');
+const INSTANCE = code('x');
+const ARRAY = code('a');
+const OPEN = code('(');
+const CLOSE = code(')');
+
+const valueCode = (x: Value): number => (x.empty ? EMPTY : isJsonScalarType(x.type) ? NUMBER : STRING);
+
+function putDigits(n: number): void {
+  const digits = String(n);
+  for (let i = 0; i < digits.length; i++) put(digits.charCodeAt(i));
+}
+
+/** `shapeOf`'s characters, put in `shapeCodes`; false when not compilable. */
+function collectShape(inst: TemplateInstance, locals: Locals | null, arrays: boolean): boolean {
   const local = locals?.get(inst.def.key);
   const subs = inst.substitutions;
-  let s = '';
   for (let i = 0; i < subs.length; i++) {
     const v = subs[i]!;
-    if (Array.isArray(v)) return null;
+    if (Array.isArray(v)) return false;
     const isLocal = local !== undefined && local[i] === true;
     if (isInstance(v)) {
       if (isLocal) {
-        s += 'X';
+        put(LOCAL_INSTANCE);
         continue;
       }
-      const inner = shapeOf(v, locals, arrays);
-      if (inner === null) return null;
-      s += `x${v.def.key}(${inner})`;
+      put(INSTANCE);
+      putDigits(v.def.key);
+      put(OPEN);
+      if (!collectShape(v, locals, arrays)) return false;
+      put(CLOSE);
       continue;
     }
     const x = v as Value;
     if (x.items !== null) {
-      if (!arrays) return null;
+      if (!arrays) return false;
       if (x.parts !== null && x.parts.length > 1) {
-        s += `a${x.parts.length}`;
-        if (!isLocal)
-          for (const part of x.parts) s += part.empty ? 'e' : isJsonScalarType(part.type) ? 'n' : 's';
+        put(ARRAY);
+        putDigits(x.parts.length);
+        if (!isLocal) for (const part of x.parts) put(valueCode(part));
         continue;
       }
     }
-    s += isLocal ? 'L' : x.empty ? 'e' : isJsonScalarType(x.type) ? 'n' : 's';
+    put(isLocal ? LOCAL : valueCode(x));
   }
+  return true;
+}
+
+/** Character codes as a string, in slices short enough to pass as arguments anywhere. */
+function textOfCodes(codes: readonly number[]): string {
+  const SLICE = 8192;
+  if (codes.length <= SLICE) return String.fromCharCode(...codes);
+  let s = '';
+  for (let i = 0; i < codes.length; i += SLICE) s += String.fromCharCode(...codes.slice(i, i + SLICE));
   return s;
 }
 
