@@ -134,7 +134,9 @@ const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): bo
  */
 function dataRestorable(e: EvtxEvent): boolean {
   for (const k in e.data) {
-    if (typeof e.data[k] !== 'string' || k === '__proto__' || UNNAMED.test(k)) return false;
+    // Most names do not start with 'D': the pattern is tried on the few that do.
+    if (typeof e.data[k] !== 'string' || k === '__proto__' || (k.charCodeAt(0) === 0x44 && UNNAMED.test(k)))
+      return false;
   }
   return true;
 }
