@@ -223,8 +223,10 @@ export function openSqliteImage(image: Uint8Array): SqliteDatabase {
  * (an index build, a copy into a new file). better-sqlite3 opens every connection in SQLite's
  * defensive mode, which leaves `journal_mode = OFF` as it was without an error: each commit then
  * wrote the pages it changed to `<file>-journal` first (a fifth of a staging file's bytes again).
+ * The connection is left in safe (defensive) mode.
  */
 export function journalOff(db: SqliteDatabase, schema: string): void {
+  if (!/^[a-z_]+$/.test(schema)) throw new TaeError('INTERNAL', `bad schema name ${schema}`);
   db.unsafeMode(true);
   try {
     db.pragma(`${schema}.journal_mode = OFF`);
