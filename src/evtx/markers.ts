@@ -157,7 +157,7 @@ export interface Owner {
  */
 export function shapeOf(inst: TemplateInstance, locals: Locals | null, arrays = true): string | null {
   shapeLength = 0;
-  return collectShape(inst, locals, arrays) ? textOfCodes(shapeCodes.slice(0, shapeLength)) : null;
+  return collectShape(inst, locals, arrays) ? textOfCodes(shapeCodes, shapeLength) : null;
 }
 
 /**
@@ -224,12 +224,11 @@ function collectShape(inst: TemplateInstance, locals: Locals | null, arrays: boo
   return true;
 }
 
-/** Character codes as a string, in slices short enough to pass as arguments anywhere. */
-function textOfCodes(codes: readonly number[]): string {
+/** The first `n` character codes as a string, in slices short enough to pass as arguments anywhere. */
+function textOfCodes(codes: readonly number[], n: number): string {
   const SLICE = 8192;
-  if (codes.length <= SLICE) return String.fromCharCode(...codes);
   let s = '';
-  for (let i = 0; i < codes.length; i += SLICE) s += String.fromCharCode(...codes.slice(i, i + SLICE));
+  for (let i = 0; i < n; i += SLICE) s += String.fromCharCode(...codes.slice(i, Math.min(n, i + SLICE)));
   return s;
 }
 
