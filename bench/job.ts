@@ -1,4 +1,5 @@
 /**
+ * (Over 400 lines: its modes share the job runner, the generated files and the CLI helpers.)
  * Parse jobs end to end through the real CLI (`npm run bench -- --only job`), as a user runs
  * them: `tae tokens create`, `tae files upload`, then `tae jobs parse --sigma` (community Sigma
  * rules, event index built) in a child process under /usr/bin/time for its peak RSS, against
@@ -27,11 +28,15 @@
  * --index-share (or TAE_BENCH_JOB_INDEX=1) runs, per size, the public job in one process
  * (bench/job-index-share.ts) without and with its event index, alternated N times (default 2):
  * the index's share of the job's CPU, and the job without it against `tae parse`.
+ * --gc (or TAE_BENCH_JOB_GC=1) runs, per size, the private job once under V8's
+ * `--trace-gc-nvp` and prints each thread's collections: young and full, pause, bytes promoted
+ * to the old generation, marking on V8's helper threads (thread 0 is the job's thread).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { gcByThread } from './gc-trace.js';
 import { coresBetween, median, type Timed, timeProcess } from './measure.js';
 
 const { values: opts } = parseArgs({
@@ -43,11 +48,13 @@ const { values: opts } = parseArgs({
     rounds: { type: 'string' },
     'threads-compare': { type: 'boolean' },
     'index-share': { type: 'boolean' },
+    gc: { type: 'boolean' },
   },
 });
 const YARA = opts.yara === true || process.env.TAE_BENCH_JOB_YARA === '1';
 const THREADS = opts['threads-compare'] === true || process.env.TAE_BENCH_JOB_THREADS === '1';
 const INDEX_SHARE = opts['index-share'] === true || process.env.TAE_BENCH_JOB_INDEX === '1';
+const GC = opts.gc === true || process.env.TAE_BENCH_JOB_GC === '1';
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js');
 const OUT = join(ROOT, '.bench-out');
@@ -324,6 +331,37 @@ async function yaraRuns(size: string, files: readonly string[], stages: StageTim
   });
 }
 
+/** The private job once under V8's `--trace-gc-nvp`: each thread's collections (gc-trace.ts). */
+async function gcRun(size: string, files: readonly string[]): Promise<void> {
+  const data = mkdtempSync(join(OUT, 'data-'));
+  try {
+    const [t] = cliJson<{ token: string }[]>(['tokens', 'create', '--data', data]);
+    const auth = ['--data', data, '--token', t!.token, '--key', KEY];
+    const uploaded = cliJson<{ file_id: string }[]>(['files', 'upload', ...auth, ...files]);
+    const ids = uploaded.map((u) => u.file_id);
+    // Without --json the job prints a short table, so little of its output lands among V8's lines.
+    const job = await timeProcess('node', [
+      '--trace-gc-nvp',
+      CLI,
+      'jobs',
+      'parse',
+      '--sigma',
+      ...auth,
+      ...ids,
+    ]);
+    emit({
+      name: `${size} private job, Sigma on, index built, under --trace-gc-nvp (thread 0: the job's thread)`,
+      exitCode: job.exitCode,
+      wallMs: Math.round(job.wallMs),
+      cpuMs: job.cpuMs,
+      peakRssMiB: mib(job.peakRssKb),
+      gc: gcByThread(job.stdout),
+    });
+  } finally {
+    if (!opts.keep) rmSync(data, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   if (!existsSync(CLI)) throw new Error('run `npm run build` first (npm run bench does)');
   mkdirSync(OUT, { recursive: true });
@@ -335,6 +373,10 @@ async function main(): Promise<void> {
     const spec = SIZES[size];
     if (spec === undefined) throw new Error(`unknown size ${size} (one of ${Object.keys(SIZES).join(', ')})`);
     const files = spec.map(([s, seed]) => generated(s, seed));
+    if (GC) {
+      await gcRun(size, files);
+      continue;
+    }
     // The reference of every ratio: the median of three runs, since one run of a few seconds
     // moved by 15 % between runs on this machine (4.08 and 4.77 s the same day).
     const parse = await median(3, () =>
@@ -374,7 +416,7 @@ async function main(): Promise<void> {
       if (size === '1G') summary[`${visibility}1G`] = r;
     }
   }
-  if (YARA || THREADS || INDEX_SHARE) return;
+  if (YARA || THREADS || INDEX_SHARE || GC) return;
   for (const visibility of ['private', 'public'] as const) {
     const values = Object.values(peaks[visibility]!).filter((v): v is number => v !== null);
     const spread = values.length > 1 ? Math.max(...values) / Math.min(...values) - 1 : 0;

@@ -64,14 +64,22 @@ export class DecodePool {
     return this.piscina !== null;
   }
 
+  /**
+   * Runs one span. An aborted `signal` refuses it; a span already running finishes (it takes
+   * milliseconds). The signal does not go on to piscina: piscina adds an abort listener per task
+   * to it (a job's, alive for the whole job), and the listeners it removes again kept each span's
+   * result reachable from the old generation, so the main thread's young collections promoted
+   * it (measured, see orderedDecode).
+   */
   run(task: SpanTask, signal?: AbortSignal): Promise<SpanResult> {
+    if (signal?.aborted === true) return Promise.reject(signal.reason);
     if (this.closed) return Promise.reject(new Error('the decode pool is closed'));
     clearTimeout(this.idle);
     this.idle = undefined;
     const transferList: ArrayBuffer[] = [task.bytes];
     if (task.textBuffer !== undefined) transferList.push(task.textBuffer);
     this.active++;
-    const result = this.start().run(task, { transferList, ...(signal ? { signal } : {}) });
+    const result = this.start().run(task, { transferList });
     const settled = () => {
       if (--this.active === 0 && !this.closed) {
         this.idle = setTimeout(() => this.release(), this.idleMs);
@@ -114,7 +122,11 @@ export interface SpareBuffers {
  * Runs span tasks keeping at most `maxInFlight` outstanding, yielding chunks in input order.
  * Input buffers that come back go to `spares.bytes` at once. With `recycleText`, a span's
  * text buffer goes to `spares.text` once the consumer has asked for the chunk after the
- * span's last: no allocation and no GC-tracked transfer per span.
+ * span's last: no allocation and no GC-tracked transfer per span. `signal` is checked before
+ * each span is sent and when each result comes back; the spans in flight then run out (they
+ * are not aborted: see DecodePool's `run`). With the signal on each task, the 1 GB private
+ * job's main thread promoted 546 MB of short-lived objects and made 24 full collections; without,
+ * 152 MB and 9 (piscina 4.9.2, both).
  */
 export async function* orderedDecode(
   tasks: AsyncIterable<SpanTask> | Iterable<SpanTask>,
@@ -134,12 +146,14 @@ export async function* orderedDecode(
   const next = async function* () {
     const { chunks, bytes } = await inFlight.shift()!;
     if (bytes !== undefined) spares.bytes.push(bytes);
+    signal?.throwIfAborted();
     yield* chunks;
     const text = chunks[0]?.text;
     if (recycleText && text !== undefined) spares.text.push(text.buffer as ArrayBuffer);
   };
   try {
     for await (const t of tasks) {
+      signal?.throwIfAborted();
       run(t);
       if (inFlight.length >= maxInFlight) yield* next();
     }
