@@ -23,6 +23,16 @@ setFlagsFromString('--max-inlined-bytecode-size-cumulative=150');
  */
 setFlagsFromString('--heap-growing-percent=25');
 /*
+ * V8 may decide, from what survived a few young collections, to allocate the objects of one
+ * allocation site in the old generation from then on. In the decode workers of 6 of 10 1 GB
+ * jobs, at random, one site was so decided and re-decided at every collection (379 times in
+ * one worker): that worker promoted 650–730 MB instead of 160–180 and made 45–50 full
+ * collections instead of 15–17, about 4 s more CPU. Without pretenuring, 7 of 7 jobs ran alike
+ * (each worker 233–266 MB, 15–17 full collections; bench/job.ts --gc), and the 1 GB private job
+ * used 56.2 s of CPU against 59.6 (4 alternated pairs).
+ */
+setFlagsFromString('--no-allocation-site-pretenuring');
+/*
  * With so little room above the live heap, V8's own trigger starts the next incremental marking
  * as soon as the last one ends: on the 593-file hayabusa folder `tae analyze` ran 81 full GCs
  * in 3.4 s. Starting it at 70 % of the room (at once at 95 %) ran 31, in 2.4 s and 3.1 s of CPU
