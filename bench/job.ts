@@ -124,6 +124,17 @@ interface StageTimes {
   readonly sigmaMs: number | null;
 }
 
+/** The CLI arguments that reach `data` (a token and key for a private job) and the ids of `files` uploaded there. */
+function uploadAs(data: string, visibility: 'private' | 'public', files: readonly string[]) {
+  const auth: string[] = ['--data', data];
+  if (visibility === 'private') {
+    const [t] = cliJson<{ token: string }[]>(['tokens', 'create', '--data', data]);
+    auth.push('--token', t!.token, '--key', KEY);
+  }
+  const uploaded = cliJson<{ file_id: string }[]>(['files', 'upload', ...auth, ...files]);
+  return { auth, ids: uploaded.map((u) => u.file_id) };
+}
+
 async function jobRun(
   label: string,
   files: readonly string[],
@@ -135,12 +146,7 @@ async function jobRun(
   const parseMs = stages.parseMs;
   const data = mkdtempSync(join(OUT, 'data-'));
   try {
-    const auth: string[] = ['--data', data];
-    if (visibility === 'private') {
-      const [t] = cliJson<{ token: string }[]>(['tokens', 'create', '--data', data]);
-      auth.push('--token', t!.token, '--key', KEY);
-    }
-    const uploaded = cliJson<{ file_id: string }[]>(['files', 'upload', ...auth, ...files]);
+    const { auth, ids } = uploadAs(data, visibility, files);
     const job = await timeProcess(
       'node',
       [
@@ -152,7 +158,7 @@ async function jobRun(
         ...(threads === undefined ? [] : ['--threads', String(threads)]),
         ...auth,
         '--json',
-        ...uploaded.map((u) => u.file_id),
+        ...ids,
       ],
       { env: { TAE_DEBUG: '1' }, sampleCpuEveryMs: 100 },
     );
@@ -335,10 +341,7 @@ async function yaraRuns(size: string, files: readonly string[], stages: StageTim
 async function gcRun(size: string, files: readonly string[]): Promise<void> {
   const data = mkdtempSync(join(OUT, 'data-'));
   try {
-    const [t] = cliJson<{ token: string }[]>(['tokens', 'create', '--data', data]);
-    const auth = ['--data', data, '--token', t!.token, '--key', KEY];
-    const uploaded = cliJson<{ file_id: string }[]>(['files', 'upload', ...auth, ...files]);
-    const ids = uploaded.map((u) => u.file_id);
+    const { auth, ids } = uploadAs(data, 'private', files);
     // Without --json the job prints a short table, so little of its output lands among V8's lines.
     const job = await timeProcess('node', [
       '--trace-gc-nvp',

@@ -139,7 +139,7 @@ export async function* orderedDecode(
   const inFlight: Promise<SpanResult>[] = [];
   const run = (t: SpanTask) => {
     const textBuffer = spares.text.pop();
-    const p = pool.run(textBuffer === undefined ? t : { ...t, textBuffer }, signal);
+    const p = pool.run(textBuffer === undefined ? t : { ...t, textBuffer });
     p.catch(() => {}); // observed when its turn comes; avoids an unhandled rejection meanwhile
     inFlight.push(p);
   };
