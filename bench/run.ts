@@ -262,8 +262,12 @@ async function scaleBench(): Promise<void> {
 /**
  * What limits the pool's scaling, from the CPU of each kind of thread (Linux): with 2 workers
  * the process needs their CPU plus the other threads' (the main thread reading and writing,
- * V8's collectors, libuv's reads), so 2 cores run it in no less than half the total; past 2
- * cores the workers divide their part, and the main thread, one of a kind, is the floor.
+ * V8's collectors and compilers, libuv's reads), so 2 cores run it in no less than half the
+ * total; past 2 cores the workers divide their part, and the main thread, one of a kind, is the
+ * floor. The workers' own CPU for the same records also grows when two run at once (cores that
+ * share caches, or a host's, and each isolate compiling the decoder for itself):
+ * `workersCpuGrowth` is that growth, and `bestFromWorkersCpu` the speed-up 2 workers could
+ * reach with nothing else running.
  */
 function scaleLimits(oneWorkerMs: number, one: Timed, two: Timed): void {
   if (one.threads === undefined || two.threads === undefined || two.cpuMs === null) return;
@@ -273,6 +277,10 @@ function scaleLimits(oneWorkerMs: number, one: Timed, two: Timed): void {
   results.scale1GB_bestOn2Cores = Number((oneWorkerMs / (two.cpuMs / 2)).toFixed(2));
   results.scale1GB_otherThanWorkersCpuMs = two.cpuMs - workers;
   results.scale1GB_mainThreadFloorMs = perThread['2'].mainThread;
+  if (perThread['1'].poolWorkers > 0 && workers > 0) {
+    results.scale1GB_workersCpuGrowth = Number((workers / perThread['1'].poolWorkers).toFixed(2));
+    results.scale1GB_bestFromWorkersCpu = Number((oneWorkerMs / (workers / 2)).toFixed(2));
+  }
 }
 
 /**
