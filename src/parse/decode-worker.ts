@@ -108,7 +108,7 @@ export default function decodeWorker(task: SpanTask): SpanResult {
 }
 
 /** `result`, returned with `buffers` (ArrayBuffers it holds) moved to the main thread, not copied. */
-export function movedResult(result: SpanResult, buffers: readonly ArrayBuffer[]): SpanResult {
+function movedResult(result: SpanResult, buffers: readonly ArrayBuffer[]): SpanResult {
   const transferable = {
     get [Piscina.transferableSymbol]() {
       return buffers;
