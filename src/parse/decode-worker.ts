@@ -26,7 +26,7 @@ export interface SpanTask extends DecodeOptions {
 
 export interface SpanResult {
   readonly chunks: DecodedChunk[];
-  /** The task's `bytes`, handed back for the next span (text results only, see decodeWorker). */
+  /** The task's `bytes`, handed back for the next span (text results, and the pipeline's staged ones). */
   readonly bytes?: ArrayBuffer;
 }
 
