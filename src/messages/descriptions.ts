@@ -11,10 +11,43 @@ export type Descriptions = readonly (readonly [key: string, text: string])[];
 export const descriptionKey = (eventId: number | string, provider: string): string =>
   `${provider.toLowerCase()}\u0000${eventId}`;
 
-/** Looks an event's description up in `entries`. */
+/** Providers as written whose lower-case form a describer remembers (they are few). */
+const MAX_PROVIDERS = 1024;
+
+/**
+ * Looks an event's description up in `entries`. Each row and digest asks, so a provider is
+ * lower-cased once, not per event: by provider (lower case), then by event id.
+ */
 export function describerOf(
   entries: Descriptions,
 ): (eventId: number, provider: string) => string | undefined {
-  const byKey = new Map(entries);
-  return (eventId, provider) => byKey.get(descriptionKey(eventId, provider));
+  const byProvider = new Map<string, Map<string, string>>();
+  for (const [key, text] of entries) {
+    const cut = key.lastIndexOf('\u0000');
+    const provider = key.slice(0, cut);
+    let ids = byProvider.get(provider);
+    if (ids === undefined) {
+      ids = new Map();
+      byProvider.set(provider, ids);
+    }
+    ids.set(key.slice(cut + 1), text);
+  }
+  const asWritten = new Map<string, Map<string, string> | undefined>();
+  // Events come in runs of one provider and id: the last answer is tried first.
+  let lastId = Number.NaN;
+  let lastProvider = '';
+  let lastText: string | undefined;
+  return (eventId, provider) => {
+    if (eventId === lastId && provider === lastProvider) return lastText;
+    let ids = asWritten.get(provider);
+    if (ids === undefined && !asWritten.has(provider)) {
+      ids = byProvider.get(provider.toLowerCase());
+      if (asWritten.size >= MAX_PROVIDERS) asWritten.clear();
+      asWritten.set(provider, ids);
+    }
+    lastId = eventId;
+    lastProvider = provider;
+    lastText = ids?.get(String(eventId));
+    return lastText;
+  };
 }

@@ -6,12 +6,28 @@ export const isBlank = (s: string): boolean =>
 
 const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
 
-/** `YYYY-MM-DD HH:MM:SS` in UTC (the spec's timestamp text), or '-' for no time. */
+/** The largest distance from the epoch a Date holds (ms). */
+const MAX_DATE_MS = 8.64e15;
+
+let cachedMinute = Number.NaN;
+let cachedMinuteText = '';
+
+/**
+ * `YYYY-MM-DD HH:MM:SS` in UTC (the spec's timestamp text), or '-' for no time. Events come in
+ * runs of one minute, and every event's row and messages ask: the minute's text is made once.
+ */
 export function formatTime(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return '-';
-  const d = new Date(ms);
-  if (Number.isNaN(d.getTime())) return '-';
-  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+  const t = Math.trunc(ms); // as a Date takes it
+  if (Math.abs(t) > MAX_DATE_MS) return '-';
+  const minute = Math.floor(t / 60_000);
+  if (minute !== cachedMinute) {
+    const d = new Date(minute * 60_000);
+    cachedMinuteText = `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:`;
+    cachedMinute = minute;
+  }
+  const second = Math.floor((t - minute * 60_000) / 1000);
+  return cachedMinuteText + (second < 10 ? `0${second}` : String(second));
 }
 
 /** Cuts to `max` characters, marking the cut with '…'. */
