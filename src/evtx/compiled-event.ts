@@ -2,11 +2,14 @@
  * The flat event model from compiled templates: each (template, shape) is turned into an
  * event once with marker values (see markers.ts), leaving per field either fixed text or
  * pieces to fill with the record's values. Arrays and embedded BinXML take the tree path.
+ * A numeric System field that is one integer value (and TimeCreated as one FILETIME) is read
+ * from the value itself, not formatted as text and parsed back: the numbers are the same.
  */
-import { type EventText, eventText } from './event.js';
+import { type EvtxEvent, eventText, num, parseTimestamp } from './event.js';
 import { hasMarker, leaves, markerize, type Pieces, shapeOf, split } from './markers.js';
 import { instantiate, type TemplateInstance } from './template.js';
 import type { XmlValue } from './tree.js';
+import { filetimeMsOf, integerOf } from './values.js';
 
 type TextRecipe = string | Pieces | null;
 
@@ -32,6 +35,8 @@ const FIELDS = [
 
 interface EventRecipe {
   readonly fields: TextRecipe[];
+  /** Per field, the value that is its whole text (no fixed text around it), else -1. */
+  readonly alone: Int32Array;
   readonly data: [string, TextRecipe][];
   readonly unnamedData: TextRecipe[];
   readonly userDataName: string | null;
@@ -52,8 +57,15 @@ function compileEvent(inst: TemplateInstance): EventRecipe | null {
     data.push([k, recipeOf(v)]);
   }
   if (t.userDataName !== null && hasMarker(t.userDataName)) return null;
+  const fields = FIELDS.map((k) => recipeOf(t[k]));
+  const alone = new Int32Array(fields.length).fill(-1);
+  fields.forEach((r, k) => {
+    if (r !== null && typeof r !== 'string' && r.ids.length === 1 && r.statics.every((x) => x === ''))
+      alone[k] = r.ids[0]!;
+  });
   return {
-    fields: FIELDS.map((k) => recipeOf(t[k])),
+    fields,
+    alone,
     data,
     unnamedData: t.unnamedData.map(recipeOf),
     userDataName: t.userDataName,
@@ -67,7 +79,18 @@ function fill(r: TextRecipe, values: readonly XmlValue[]): string | null {
   return s;
 }
 
-export function compiledEventText(inst: TemplateInstance): EventText | null {
+/** A numeric field's number: from its one integer value when it is that, else from its text. */
+function numberOf(r: EventRecipe, k: number, values: readonly XmlValue[]): number | null {
+  const id = r.alone[k]!;
+  if (id >= 0) {
+    const n = integerOf(values[id]!);
+    if (n !== undefined) return n;
+  }
+  return num(fill(r.fields[k]!, values));
+}
+
+/** The record's flat event (as `finishEvent(eventText(…))` makes it), or null when its shape does not compile. */
+export function compiledEvent(inst: TemplateInstance, headerRecordId: number): EvtxEvent | null {
   const shape = shapeOf(inst, null, false);
   if (shape === null) return null;
   const id = `${inst.def.key}:${shape}`;
@@ -84,24 +107,27 @@ export function compiledEventText(inst: TemplateInstance): EventText | null {
   for (const [k, x] of r.data) data[k] = fill(x, v) ?? '';
   const unnamedData: string[] = [];
   for (const x of r.unnamedData) unnamedData.push(fill(x, v) ?? '');
+  const timestampText = fill(f[1]!, v) ?? '';
+  const time = r.alone[1]! >= 0 ? filetimeMsOf(v[r.alone[1]!]!) : undefined;
   // One literal, so every event has the same hidden class.
   return {
-    recordId: fill(f[0]!, v),
-    timeCreated: fill(f[1]!, v),
-    eventId: fill(f[2]!, v),
-    qualifiers: fill(f[3]!, v),
-    version: fill(f[4]!, v),
-    level: fill(f[5]!, v),
-    task: fill(f[6]!, v),
-    opcode: fill(f[7]!, v),
+    recordId: numberOf(r, 0, v) ?? headerRecordId,
+    timestamp: time ?? parseTimestamp(timestampText || null),
+    timestampText,
+    eventId: numberOf(r, 2, v) ?? -1,
+    qualifiers: numberOf(r, 3, v),
+    version: numberOf(r, 4, v),
+    level: numberOf(r, 5, v),
+    task: numberOf(r, 6, v),
+    opcode: numberOf(r, 7, v),
     keywords: fill(f[8]!, v),
-    provider: fill(f[9]!, v),
+    provider: fill(f[9]!, v) ?? '',
     providerGuid: fill(f[10]!, v),
-    channel: fill(f[11]!, v),
-    computer: fill(f[12]!, v),
+    channel: fill(f[11]!, v) ?? '',
+    computer: fill(f[12]!, v) ?? '',
     userSid: fill(f[13]!, v),
-    processId: fill(f[14]!, v),
-    threadId: fill(f[15]!, v),
+    processId: numberOf(r, 14, v),
+    threadId: numberOf(r, 15, v),
     data,
     unnamedData,
     userDataName: r.userDataName,

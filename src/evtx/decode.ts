@@ -1,7 +1,7 @@
 /** Chunk bytes → the requested renderings of each record (the work a pool worker does). */
 import { decodeChunk, type EvtxRecord, recordNodes } from './chunk.js';
 import { compiledJsonTo, compiledXmlTo } from './compiled.js';
-import { compiledEventText } from './compiled-event.js';
+import { compiledEvent } from './compiled-event.js';
 import type { Diagnostic } from './diagnostics.js';
 import { type EvtxEvent, eventText, finishEvent } from './event.js';
 import { renderJson } from './render-json.js';
@@ -115,8 +115,8 @@ export function decodeChunkTo(bytes: Uint8Array, task: DecodeTask, textOut?: Sin
       offset: r.offset,
     };
     if (wantEvent) {
-      const t = inst === null ? null : compiledEventText(inst);
-      rec.event = finishEvent(t ?? eventText(tree()), r.recordId);
+      const e = inst === null ? null : compiledEvent(inst, r.recordId);
+      rec.event = e ?? finishEvent(eventText(tree()), r.recordId);
     }
     if (wantJson) {
       const start = sink.pos;

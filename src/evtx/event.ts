@@ -59,13 +59,15 @@ function attr(e: XmlElement | undefined, name: string): string | null {
   return null;
 }
 
-const num = (s: string | null | undefined): number | null => {
+/** A System field's number from its text (decimal or `0x` hex); null when empty or not a number. */
+export const num = (s: string | null | undefined): number | null => {
   if (s === null || s === undefined || s === '') return null;
   const v = s.startsWith('0x') ? Number.parseInt(s.slice(2), 16) : Number(s);
   return Number.isFinite(v) ? v : null;
 };
 
-function parseTimestamp(t: string | null): number {
+/** TimeCreated's milliseconds from its text (NaN when absent or unreadable). */
+export function parseTimestamp(t: string | null): number {
   if (t === null) return Number.NaN;
   return Date.parse(t.length > 24 ? `${t.slice(0, 23)}Z` : t);
 }

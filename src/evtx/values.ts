@@ -109,6 +109,41 @@ function textAt(b: Uint8Array, o: number, size: number, type: number): string {
   }
 }
 
+/**
+ * The number a single integer value's text reads as, without making the text: what
+ * `Number(text)` gives for the decimal types (a UInt64 above 2^53 rounds alike, both being the
+ * nearest double); undefined for every other type (hex, floats, times, strings, arrays, NULL).
+ */
+export function integerOf(v: XmlValue): number | undefined {
+  if (!(v instanceof Value) || v.items !== null) return undefined;
+  const b = v.bytes;
+  const o = v.offset;
+  switch (v.type) {
+    case T.INT8:
+      return (b[o]! << 24) >> 24;
+    case T.UINT8:
+      return b[o]!;
+    case T.INT16:
+      return (u16(b, o) << 16) >> 16;
+    case T.UINT16:
+      return u16(b, o);
+    case T.INT32:
+      return i32(b, o);
+    case T.UINT32:
+      return u32(b, o);
+    case T.UINT64:
+      return u32(b, o + 4) * 4294967296 + u32(b, o);
+    default:
+      return undefined;
+  }
+}
+
+/** A single FILETIME value's milliseconds since the Unix epoch (floored); undefined for other values. */
+export function filetimeMsOf(v: XmlValue): number | undefined {
+  if (!(v instanceof Value) || v.items !== null || v.type !== T.FILETIME) return undefined;
+  return filetimeAt(v.bytes, v.offset)?.ms;
+}
+
 const NO_BYTES = new Uint8Array(0);
 export const nullValue: XmlValue = new Value(NO_BYTES, 0, 0, T.NULL, '');
 
