@@ -109,12 +109,25 @@ export async function decodeFiles(
   const failures: { file: string; error: TaeError }[] = [];
   let parsed = 0;
   let pooledAny: DecodePool | undefined;
+  // The next file is opened while this one decodes: opening a private stored file authenticates
+  // it whole (a pass over its bytes on this thread), which left the workers idle at the start of
+  // each file of a job.
+  let opening = files.length > 0 ? openEarly(files[0]!) : undefined;
   try {
     for (const [index, input] of files.entries()) {
       let name = input.name;
       let source: EvtxSource | EvtxReader | undefined;
       try {
-        const opened = await input.open();
+        const current = opening!;
+        let opened: Opened;
+        try {
+          opened = await current;
+        } finally {
+          opening =
+            index + 1 < files.length && options.signal?.aborted !== true
+              ? openEarly(files[index + 1]!)
+              : undefined;
+        }
         source = opened.source;
         name = opened.name ?? name;
         const pool = options.pool !== undefined && opened.size >= inlineBelow ? options.pool() : undefined;
@@ -150,10 +163,36 @@ export async function decodeFiles(
       }
     }
   } finally {
+    await closeUnused(opening);
     // What follows (a job's index completion, a report) does not decode: its workers' heaps go.
     pooledAny?.release();
   }
   return { parsed, failures };
+}
+
+type Opened = Awaited<ReturnType<PipelineFile['open']>>;
+
+/** Opens `file` now; its promise is observed when the file's turn comes (no unhandled rejection meanwhile). */
+function openEarly(file: PipelineFile): Promise<Opened> {
+  let p: Promise<Opened>;
+  try {
+    p = file.open();
+  } catch (e) {
+    p = Promise.reject(e);
+  }
+  p.catch(() => {});
+  return p;
+}
+
+/** Closes the reader of a file opened early whose turn never came (the run stopped before it). */
+async function closeUnused(opening: Promise<Opened> | undefined): Promise<void> {
+  if (opening === undefined) return;
+  try {
+    const { source } = await opening;
+    if (isEvtxReader(source)) await source.close();
+  } catch {
+    // It failed to open: nothing to close, and its error belongs to a run that stopped.
+  }
 }
 
 /** The signal's own CANCELLED error (a job's `job cancelled`), or a plain one. */
