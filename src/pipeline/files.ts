@@ -118,7 +118,9 @@ export async function decodeFiles(
       let name = input.name;
       let source: EvtxSource | EvtxReader | undefined;
       try {
-        const current = opening!;
+        const current = opening;
+        // None was opened only when the signal was aborted (the catch below reports it so).
+        if (current === undefined) throw cancelled(options.signal!, null);
         let opened: Opened;
         try {
           opened = await current;
