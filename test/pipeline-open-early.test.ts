@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { writeEvtx } from '../fixtures/evtx-writer/index.js';
+import { TaeError } from '../src/errors/index.js';
 import type { EvtxReader } from '../src/parse/index.js';
 import { decodeFiles, type PipelineFile } from '../src/pipeline/index.js';
 import { smallLogEvents } from './helpers/small-log.js';
@@ -88,7 +89,6 @@ test('a file that fails to open is reported in its turn; the files around it are
   const failing: PipelineFile = {
     name: 'gone',
     open: async () => {
-      const { TaeError } = await import('../src/errors/index.js');
       throw new TaeError('INPUT_UNREADABLE', 'gone is gone');
     },
   };

@@ -62,12 +62,20 @@ export function secondsText(unixSeconds: number): string | null {
   return lastSecondText;
 }
 
+const msOf = (unixSeconds: number, ticks: number): number => unixSeconds * 1000 + Math.floor(ticks / 10000);
+
+/** The FILETIME at `o` in milliseconds (floored), without its text; null outside years 1..9999. */
+export function filetimeMsAt(b: Uint8Array, o: number): number | null {
+  const { unixSeconds, ticks } = filetimeParts(u32(b, o), u32(b, o + 4));
+  return unixSeconds > MAX_UNIX_SECONDS || unixSeconds < MIN_UNIX_SECONDS ? null : msOf(unixSeconds, ticks);
+}
+
 export function filetimeAt(b: Uint8Array, o: number): WindowsTime | null {
   const { unixSeconds, ticks } = filetimeParts(u32(b, o), u32(b, o + 4));
   const base = secondsText(unixSeconds);
   if (base === null) return null;
   return {
-    ms: unixSeconds * 1000 + Math.floor(ticks / 10000),
+    ms: msOf(unixSeconds, ticks),
     text: `${base}.${String(ticks).padStart(7, '0')}Z`,
   };
 }

@@ -1,6 +1,6 @@
 /** Decoding of BinXML values (substitutions and inline value tokens) into typed text. */
 import { hex64Text, hexUpper, i32, i64Text, u16, u32, u64Text, utf16, utf16UntilNul } from './bytes.js';
-import { filetimeAt, filetimeInRange, systemtimeAt } from './time.js';
+import { filetimeAt, filetimeInRange, filetimeMsAt, systemtimeAt } from './time.js';
 import { VALUE_TYPE as T, type XmlValue } from './tree.js';
 
 const ansiDecoder = new TextDecoder('windows-1252');
@@ -141,7 +141,7 @@ export function integerOf(v: XmlValue): number | undefined {
 /** A single FILETIME value's milliseconds since the Unix epoch (floored); undefined for other values. */
 export function filetimeMsOf(v: XmlValue): number | undefined {
   if (!(v instanceof Value) || v.items !== null || v.type !== T.FILETIME) return undefined;
-  return filetimeAt(v.bytes, v.offset)?.ms;
+  return filetimeMsAt(v.bytes, v.offset) ?? undefined;
 }
 
 const NO_BYTES = new Uint8Array(0);

@@ -32,7 +32,7 @@ export function describerOf(
     }
     ids.set(key.slice(cut + 1), text);
   }
-  const asWritten = new Map<string, Map<string, string> | undefined>();
+  const asWritten = new Map<string, Map<string, string> | null>();
   // Events come in runs of one provider and id: the last answer is tried first.
   let lastId = Number.NaN;
   let lastProvider = '';
@@ -40,8 +40,8 @@ export function describerOf(
   return (eventId, provider) => {
     if (eventId === lastId && provider === lastProvider) return lastText;
     let ids = asWritten.get(provider);
-    if (ids === undefined && !asWritten.has(provider)) {
-      ids = byProvider.get(provider.toLowerCase());
+    if (ids === undefined) {
+      ids = byProvider.get(provider.toLowerCase()) ?? null; // null: a provider with none
       if (asWritten.size >= MAX_PROVIDERS) asWritten.clear();
       asWritten.set(provider, ids);
     }
