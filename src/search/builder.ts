@@ -123,6 +123,8 @@ export class EventIndexBuilder implements EventSink {
   private readonly yara: [number, number, string][] = [];
   private staged = 0;
   private done = false;
+  /** `finish` has made the index file (its caller makes it someone's, or aborts). */
+  private built = false;
   /** Rows made by decode workers carry the built-in messages or none: other describers make their own. */
   readonly rows: { readonly messages: boolean } | undefined;
 
@@ -242,6 +244,7 @@ export class EventIndexBuilder implements EventSink {
       const task: FinishTask = { path: this.target.path, key, tables, blockThreads: this.blockThreads, gate };
       if (this.options.worker === false) await completeIndex(task);
       else await inWorker(task, signal);
+      this.built = true;
       return { path: this.target.path, events: this.staged };
     } catch (e) {
       await closeGateAsync(gate);
@@ -253,8 +256,16 @@ export class EventIndexBuilder implements EventSink {
     }
   }
 
-  /** Drops everything built so far (the job was cancelled or failed). */
+  /**
+   * Drops everything built so far (the job was cancelled or failed), a finished index file
+   * included: one that its caller could not make the job's (a `finish` under way is stopped by
+   * its signal, and removes its own files).
+   */
   abort(): void {
+    if (this.built) {
+      this.built = false;
+      this.removeFiles();
+    }
     if (this.done) return;
     this.done = true;
     this.batch = [];
