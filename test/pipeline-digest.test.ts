@@ -67,20 +67,32 @@ test('the workers send each event as its digest and row, and whole only when it 
   jobPools.push(pool);
   const digester = new Digester(eventDescriber());
   const expected = [];
+  const events = [];
   for await (const c of parseEvtx(story, { threads: 0 }).chunks())
-    for (const r of c.records) if (r.event !== undefined) expected.push(digester.digest(r.event));
+    for (const r of c.records)
+      if (r.event !== undefined) {
+        expected.push(digester.digest(r.event));
+        events.push(r.event);
+      }
   let at = 0;
   let whole = 0;
   for await (const chunk of parseEvtxStaged(story, { pool }, staged!.stage).chunks()) {
     const c = chunk as StagedChunk;
     assert.ok(c.digests !== undefined && c.rows !== undefined && c.sigma !== undefined);
-    assert.equal(c.digests.length, c.records.length);
-    for (let i = 0; i < c.records.length; i++) {
-      assert.deepEqual(c.digests[i], expected[at++]);
-      const matched: boolean = c.sigma[i] !== null;
-      assert.equal(c.records[i]!.event !== undefined, matched, `record ${c.records[i]!.recordId}`);
-      if (matched) whole++;
+    assert.ok(c.matchedEvents !== undefined);
+    // No record travels: each has its digest, and only the matched ones their event.
+    assert.equal(c.records.length, 0);
+    assert.equal(c.digests.length, c.recordCount);
+    let sent = 0;
+    for (let i = 0; i < c.digests.length; i++) {
+      assert.deepEqual(c.digests[i], expected[at]);
+      if (c.sigma[i] !== null) {
+        assert.deepEqual(c.matchedEvents[sent++], events[at], `record ${events[at]!.recordId}`);
+        whole++;
+      }
+      at++;
     }
+    assert.equal(sent, c.matchedEvents.length);
   }
   assert.equal(at, expected.length);
   assert.ok(whole > 0 && whole < expected.length, `${whole} of ${expected.length} events sent whole`);

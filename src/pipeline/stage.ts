@@ -35,8 +35,13 @@ export interface RowsStage {
 export interface StagedChunk extends DecodedChunk {
   readonly sigma?: readonly (readonly number[] | null)[];
   readonly rows?: PackedRows;
-  /** Each record's digest (null for a record without an event), in record order. */
+  /**
+   * Each record's digest (null for a record without an event), in record order. A chunk with
+   * digests has no `records` (the count stays in `recordCount`): only `matchedEvents` travel.
+   */
   readonly digests?: readonly (EventDigest | null)[];
+  /** With `digests`: the events of the records a rule matched (`sigma`), in record order. */
+  readonly matchedEvents?: readonly EvtxEvent[];
 }
 
 const workerUrl = new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
@@ -136,10 +141,18 @@ export async function forEachEvent(
     const packed = staged.rows;
     const digests = staged.digests;
     const records = chunk.records;
+    const matchedEvents = staged.matchedEvents;
+    let matchedAt = 0;
     let rowAt = 0;
-    for (let i = 0; i < records.length; i++) {
-      const e = records[i]!.event;
+    const count = digests === undefined ? records.length : digests.length;
+    for (let i = 0; i < count; i++) {
       const digest = digests?.[i];
+      const e =
+        digests === undefined
+          ? records[i]!.event
+          : digest != null && staged.sigma?.[i] != null
+            ? matchedEvents![matchedAt++]
+            : undefined;
       if (e === undefined && (digest === undefined || digest === null)) continue;
       const row = packed === undefined ? undefined : { packed, at: rowAt++ };
       const at = sigma?.[i];
