@@ -26,6 +26,7 @@ export {
 } from './builders/payload-yara.js';
 export { contentHash, RecordSet } from './dedup.js';
 export { Digester, type EventDigest } from './digest.js';
+export { type DigestColumns, digestAt, digestColumns, digestCount } from './digest-columns.js';
 export { importanceOfSigma } from './importance.js';
 export {
   correlationErrorInsight,

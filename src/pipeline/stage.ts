@@ -4,7 +4,7 @@
  * decoded inline, or rules a worker could not load); and, when asked, with its index row made
  * there, packed, so that the event need not go on to the thread that stages it.
  */
-import type { EventDigest } from '../analysis/index.js';
+import { type DigestColumns, digestAt, digestCount, type EventDigest } from '../analysis/index.js';
 import type { DecodedChunk, EvtxEvent } from '../evtx/index.js';
 import { eventDescriptions } from '../lookup/index.js';
 import type { Descriptions } from '../messages/index.js';
@@ -39,7 +39,7 @@ export interface StagedChunk extends DecodedChunk {
    * Each record's digest (null for a record without an event), in record order. A chunk with
    * digests has no `records` (the count stays in `recordCount`): only `matchedEvents` travel.
    */
-  readonly digests?: readonly (EventDigest | null)[];
+  readonly digests?: DigestColumns;
   /** With `digests`: the events of the records a rule matched (`sigma`), in record order. */
   readonly matchedEvents?: readonly EvtxEvent[];
 }
@@ -144,9 +144,9 @@ export async function forEachEvent(
     const matchedEvents = staged.matchedEvents;
     let matchedAt = 0;
     let rowAt = 0;
-    const count = digests === undefined ? records.length : digests.length;
+    const count = digests === undefined ? records.length : digestCount(digests);
     for (let i = 0; i < count; i++) {
-      const digest = digests?.[i];
+      const digest = digests === undefined ? undefined : digestAt(digests, i);
       const e =
         digests === undefined
           ? records[i]!.event
