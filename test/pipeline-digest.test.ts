@@ -9,7 +9,7 @@ import { intrusionStory, noisyStory } from '../fixtures/stories/index.js';
 import { Digester, digestAt, digestCount } from '../src/analysis/index.js';
 import { eventDescriber } from '../src/lookup/index.js';
 import { parseEvtx, parseEvtxStaged } from '../src/parse/index.js';
-import { pipelinePool, pipelineStage, type StagedChunk } from '../src/pipeline/index.js';
+import { DIGEST_SPAN_CHUNKS, pipelinePool, pipelineStage, type StagedChunk } from '../src/pipeline/index.js';
 import type { CompiledSigma } from '../src/sigma/index.js';
 import { compiledRules, jobPools, pooledJobInsights } from './helpers/pooled-job.js';
 
@@ -129,4 +129,41 @@ test('a digested span comes back with its input buffer for the next span, and it
     for (let i = 0; i < digestCount(c.digests!); i++) if (digestAt(c.digests!, i) !== null) digested++;
     assert.equal(c.rows!.count, digested);
   }
+});
+
+test('a digesting stage sends spans of DIGEST_SPAN_CHUNKS chunks, and they come back as shorter spans do', async () => {
+  assert.ok(DIGEST_SPAN_CHUNKS > 2);
+  const staged = pipelineStage(compiled(), { messages: true }, true)!;
+  assert.equal(staged.spanChunks, DIGEST_SPAN_CHUNKS);
+  // Stages whose results are the records keep the records' span (parse-evtx.ts).
+  assert.equal(pipelineStage(compiled(), { messages: true }, false)!.spanChunks, undefined);
+  const file = noisyStory()[0]!.bytes;
+  const chunksInFile = Math.ceil((file.length - 4096) / 65536);
+  assert.ok(chunksInFile > 2, `${chunksInFile} chunks`);
+  const pool = pipelinePool(1);
+  jobPools.push(pool);
+  const run = pool.run.bind(pool);
+  const spans: number[] = [];
+  pool.run = (task, signal) => {
+    spans.push(Math.ceil(task.byteLength / 65536));
+    return run(task, signal);
+  };
+  const sent = async (spanChunks: number | undefined) => {
+    spans.length = 0;
+    const digests = [];
+    const matched = [];
+    for await (const chunk of parseEvtxStaged(file, { pool }, staged.stage, spanChunks).chunks()) {
+      const c = chunk as StagedChunk;
+      for (let i = 0; i < digestCount(c.digests!); i++) digests.push(digestAt(c.digests!, i));
+      matched.push(...c.matchedEvents!);
+    }
+    return { spans: [...spans], digests, matched };
+  };
+  const long = await sent(staged.spanChunks);
+  const short = await sent(undefined);
+  assert.deepEqual(long.spans, [Math.min(DIGEST_SPAN_CHUNKS, chunksInFile)]);
+  assert.deepEqual(short.spans.slice(0, 2), [2, 2]);
+  assert.ok(long.digests.length > 0);
+  assert.deepEqual(long.digests, short.digests);
+  assert.deepEqual(long.matched, short.matched);
 });

@@ -7,7 +7,7 @@ export {
   type RawChunk,
   walkChunks,
 } from './chunks.js';
-export { default as decodeWorker, type SpanResult, type SpanTask } from './decode-worker.js';
+export { default as decodeWorker, mapSpan, type SpanResult, type SpanTask } from './decode-worker.js';
 export {
   defaultThreads,
   EvtxParse,

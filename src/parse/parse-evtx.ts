@@ -105,6 +105,8 @@ export class EvtxParse implements AsyncIterable<ParsedRecord> {
     private readonly options: ParseEvtxOptions,
     /** Passed to pool tasks (SpanTask's `stage`); inline decoding ignores it. */
     private readonly stage?: unknown,
+    /** Chunks per pool task, when the stage's own (see `spanChunks`). */
+    private readonly stageSpanChunks?: number,
   ) {}
 
   async *chunks(): AsyncGenerator<DecodedChunk> {
@@ -131,7 +133,7 @@ export class EvtxParse implements AsyncIterable<ParsedRecord> {
         pool === null
           ? inline(walk.chunks, options, o.recycleText, this.stats, signal)
           : orderedDecode(
-              spanTasks(walk, options, spares, this.stats, this.stage),
+              spanTasks(walk, options, spares, this.stats, this.stage, this.stageSpanChunks),
               pool,
               2 * pool.threads,
               spares,
@@ -203,8 +205,10 @@ async function* inline(
  * young-generation collection then copies them: 16 cost 10% more CPU in GC than 8, and 2 less
  * than 8 (the 1 GB private job: 31.3–31.5 s, 55 s of CPU and 475–478 MiB peak, against
  * 32.5–33.1 s, 59 s and 501–505 MiB; V8's collector threads 19 % less CPU on one 238 MB file).
+ * A stage whose results are not the records (the pipeline's digests) sets its own.
  */
-const spanChunks = (options: DecodeOptions): number => (options.batchText === true ? 16 : 2);
+const spanChunks = (options: DecodeOptions, stageSpanChunks: number | undefined): number =>
+  stageSpanChunks ?? (options.batchText === true ? 16 : 2);
 
 /**
  * Spans read on this thread (the reads run on libuv's threads, beside the decoding) into
@@ -216,8 +220,9 @@ async function* spanTasks(
   spares: SpareBuffers,
   stats: ParseStats,
   stage: unknown,
+  stageSpanChunks: number | undefined,
 ): AsyncGenerator<SpanTask> {
-  const chunks = spanChunks(options);
+  const chunks = spanChunks(options, stageSpanChunks);
   const spanBytes = chunks * CHUNK_SIZE;
   try {
     for (let i = 0, off = FILE_HEADER_SIZE; ; i += chunks, off += spanBytes) {
@@ -273,9 +278,11 @@ export function parseEvtxStaged(
   source: EvtxSource | EvtxReader,
   options: ParseEvtxOptions,
   stage: unknown,
+  /** Chunks per pool task for this stage (default: the records' own, see `spanChunks`). */
+  stageSpanChunks?: number,
 ): EvtxParse {
   if (typeof source !== 'string' && !(source instanceof Uint8Array) && !isEvtxReader(source))
     throw new TaeError('INVALID_ARGUMENT', 'source must be a file path, a Uint8Array or a reader');
   resolve(options);
-  return new EvtxParse(source as EvtxSource, options, stage);
+  return new EvtxParse(source as EvtxSource, options, stage, stageSpanChunks);
 }

@@ -142,7 +142,7 @@ export async function decodeFiles(
         };
         if (pooled) staged ??= pipelineStage(options.sigma, options.rows, digesting);
         const stage = pooled ? staged : undefined;
-        const parse = parseEvtxStaged(source, parseOptions, stage?.stage);
+        const parse = parseEvtxStaged(source, parseOptions, stage?.stage, stage?.spanChunks);
         const file: FileInProgress = { name, index, size: opened.size, parse };
         await forEachEvent(
           parse,

@@ -13,6 +13,7 @@ export {
   pathFiles,
 } from './files.js';
 export {
+  DIGEST_SPAN_CHUNKS,
   forEachEvent,
   type LazyPool,
   lazyPool,

@@ -83,6 +83,14 @@ export function lazyPool(threads: number): LazyPool {
 const NONE: readonly SigmaRule[] = [];
 
 /**
+ * Chunks per pool task when the workers digest: a task's results are then small (digests,
+ * rows, matched events), and each chunk's records die before the next is decoded
+ * (worker-stages.ts), so larger tasks cost no memory per record, only fewer hand-offs. Each
+ * task's result waits for the job's thread, which hands the worker its next task.
+ */
+export const DIGEST_SPAN_CHUNKS = 8;
+
+/**
  * The stage that has the pool's workers match `sigma`'s rules (unless it has no portable form
  * that fits the rules: then they are matched on this thread) and make the index rows `rows`
  * asks for, and digests when `digest` asks and no event needs matching here; the rules the
@@ -92,7 +100,14 @@ export function pipelineStage(
   sigma: CompiledSigma | undefined,
   rows: RowsStage | undefined,
   digest = false,
-): { readonly stage: PipelineStage; readonly rules: readonly SigmaRule[] | undefined } | undefined {
+):
+  | {
+      readonly stage: PipelineStage;
+      readonly rules: readonly SigmaRule[] | undefined;
+      /** Chunks per pool task, when the stage's results call for their own (DIGEST_SPAN_CHUNKS). */
+      readonly spanChunks: number | undefined;
+    }
+  | undefined {
   const portable = sigma?.portable;
   const matching = portable !== undefined && portableFits(portable, sigma!.loaded.rules);
   const digesting = digest && (sigma === undefined || matching);
@@ -104,6 +119,7 @@ export function pipelineStage(
       ...(digesting ? { digest: true as const } : {}),
     },
     rules: matching ? sigma!.loaded.rules : undefined,
+    spanChunks: digesting ? DIGEST_SPAN_CHUNKS : undefined,
   };
 }
 

@@ -10,9 +10,9 @@
  */
 import { workerData } from 'node:worker_threads';
 import { Digester, digestColumns, type EventDigest } from '../analysis/index.js';
-import type { EvtxEvent } from '../evtx/index.js';
+import type { DecodedChunk, EvtxEvent } from '../evtx/index.js';
 import { type Descriptions, describerOf } from '../messages/index.js';
-import { decodeWorker, type SpanResult, type SpanTask } from '../parse/index.js';
+import { decodeWorker, mapSpan, type SpanResult, type SpanTask } from '../parse/index.js';
 import { type PackedRows, RowPacker } from '../rows/index.js';
 import { type LoadedPortable, loadPortable, sigmaEventFromEvtx } from '../sigma/index.js';
 import type { PipelineStage, PipelineWorkerData, RowsStage, StagedChunk } from './stage.js';
@@ -34,7 +34,7 @@ function rulesOf(stage: PipelineStage): LoadedPortable | null {
   return rules.loaded;
 }
 
-function matchChunk(chunk: SpanResult['chunks'][number], loaded: LoadedPortable): StagedChunk {
+function matchChunk(chunk: DecodedChunk, loaded: LoadedPortable): StagedChunk {
   const sigma: (number[] | null)[] = [];
   for (const r of chunk.records) {
     let hit: number[] | null = null;
@@ -106,7 +106,7 @@ function digestChunk(chunk: StagedChunk): StagedChunk {
   return { ...chunk, records: [], digests: digestColumns(digests), matchedEvents };
 }
 
-function packChunk(chunk: SpanResult['chunks'][number], rows: RowsStage): PackedRows | undefined {
+function packChunk(chunk: DecodedChunk, rows: RowsStage): PackedRows | undefined {
   let packer = packers.get(rows.messages);
   if (packer === undefined) {
     const d = rows.messages ? builtinDescribe() : undefined;
@@ -125,12 +125,13 @@ function packChunk(chunk: SpanResult['chunks'][number], rows: RowsStage): Packed
 
 export default function pipelineWorker(task: SpanTask): SpanResult {
   const stage = task.stage as PipelineStage | undefined;
-  const result = decodeWorker(task);
-  if (stage === undefined || task.batchText === true) return result;
+  if (stage === undefined || task.batchText === true) return decodeWorker(task);
   const loaded = stage.sigma === undefined ? null : rulesOf(stage);
   const rows = stage.rows;
-  if (loaded === null && rows === undefined && stage.digest !== true) return result;
-  const chunks = result.chunks.map((c) => {
+  if (loaded === null && rows === undefined && stage.digest !== true) return decodeWorker(task);
+  // Each chunk is staged as soon as it is decoded: with digests, only its records' digests and
+  // matched events outlive it, so a span of many chunks holds one chunk's records at a time.
+  const chunks = mapSpan(task, (c) => {
     let staged: StagedChunk = c;
     if (loaded !== null) {
       try {
