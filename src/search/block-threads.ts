@@ -1,10 +1,11 @@
 /**
  * The threads of a parallel block build (blocks.ts): worker threads (block-worker.ts) start
- * taking blocks at once; the completing thread joins them when it has copied the events.
+ * taking blocks at once; the completing thread joins them when it has copied the events, then
+ * moves the built blocks into the index.
  */
 import { Worker } from 'node:worker_threads';
 import type { BlockWorkerReply } from './block-worker.js';
-import { type BlockPlan, buildClaimedBlocks, closeGate } from './blocks.js';
+import { type BlockPlan, blockBuilt, buildClaimedBlocks, closeGate } from './blocks.js';
 
 const blockWorkerUrl = new URL(
   `./block-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`,
@@ -36,12 +37,29 @@ export function startBuilders(plan: BlockPlan, count: number): Promise<void>[] {
   });
 }
 
-/** This thread builds blocks too until none is left, then waits for the helpers; the first failure stops all. */
-export async function buildWith(plan: BlockPlan, helpers: readonly Promise<void>[]): Promise<void> {
+/**
+ * This thread builds blocks too until none is left, then hands each block to `merge`, in block
+ * order, as soon as it is built: the blocks done while a helper builds the last one are merged
+ * meanwhile, instead of after it with a core idle. The first failure stops all.
+ */
+export async function buildAndMerge(
+  plan: BlockPlan,
+  helpers: readonly Promise<void>[],
+  merge: (k: number) => void,
+): Promise<void> {
   const outcome = Promise.allSettled(helpers);
+  // Settles with the first helper's failure; a helper that fails never marks its block built.
+  const helperFailed = new Promise<{ readonly failed: unknown }>((resolve) => {
+    for (const h of helpers) h.catch((e: unknown) => resolve({ failed: e }));
+  });
   let failure: unknown;
   try {
     buildClaimedBlocks(plan);
+    for (let k = 0; k < plan.blocks; k++) {
+      const waited = await Promise.race([blockBuilt(plan, k), helperFailed]);
+      if (waited !== undefined) throw waited.failed;
+      merge(k);
+    }
   } catch (e) {
     failure = e;
     closeGate(plan.gate);

@@ -5,8 +5,9 @@
  * block and build it into a database file of its own beside the index, `<index>.block-<k>`,
  * encrypted page by page under the build's key. A builder reads only the staging file (its rows
  * in result order: schema.ts, 'staged'), so the workers start while the completing thread
- * copies the events into the index. Then the completing connection, block by block in order,
- * copies the block file's rows into the index, then deletes the file.
+ * copies the events into the index. Once the completing thread finds no block left to take, its
+ * connection copies each block file's rows into the index, block by block in order as each is
+ * built (while the helpers build the last ones), then deletes the file.
  *
  * Files are opened only through the gate: a cancelled build closes it before it removes the
  * files, and nothing opens (and so re-creates) a file afterwards. Builders also stop between
@@ -28,6 +29,8 @@ export interface BlockPlan {
   readonly blocks: number;
   /** [next block to take] */
   readonly next: Int32Array;
+  /** One word per block: 1 once its file is complete (`blockBuilt` waits for it). */
+  readonly built: Int32Array;
   readonly gate: Int32Array;
   /** The staging file. */
   readonly stage: string;
@@ -122,6 +125,16 @@ export function buildClaimedBlocks(plan: BlockPlan): void {
     const k = Atomics.add(plan.next, 0, 1);
     if (k >= plan.blocks) return;
     buildBlockFile(plan, k);
+    Atomics.store(plan.built, k, 1);
+    Atomics.notify(plan.built, k);
+  }
+}
+
+/** Resolves once block `k`'s file is complete (never, if its builder fails: race it with that). */
+export async function blockBuilt(plan: Pick<BlockPlan, 'built'>, k: number): Promise<void> {
+  while (Atomics.load(plan.built, k) === 0) {
+    const wait = Atomics.waitAsync(plan.built, k, 0);
+    if (wait.async) await wait.value;
   }
 }
 

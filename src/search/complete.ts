@@ -16,7 +16,7 @@ import {
   type SqliteDatabase,
 } from '../../native/sqlite.js';
 import { debugLine } from '../errors/index.js';
-import { buildWith, startBuilders } from './block-threads.js';
+import { buildAndMerge, startBuilders } from './block-threads.js';
 import {
   type BlockPlan,
   blockPath,
@@ -100,6 +100,7 @@ export async function completeIndex(task: FinishTask): Promise<FinishResult> {
     blockRows: tables.blockRows,
     blocks,
     next: new Int32Array(new SharedArrayBuffer(4)),
+    built: new Int32Array(new SharedArrayBuffer(4 * Math.max(1, blocks))),
     gate: task.gate,
     stage: stagePath(path),
   };
@@ -143,12 +144,23 @@ export async function completeIndex(task: FinishTask): Promise<FinishResult> {
         const t1 = performance.now();
         db.close(); // its page cache goes while this thread builds blocks too
         flushing = flushEarly(path);
-        await buildWith(plan, helpers);
-        const t2 = performance.now();
-        db = openIndex(plan, false);
-        for (let k = 0; k < blocks; k++) mergeBlockFile(db, plan, k, removeFile);
+        let merging = 0;
+        let merged: SqliteDatabase | undefined;
+        try {
+          await buildAndMerge(plan, helpers, (k) => {
+            if (merged === undefined) {
+              merging = performance.now();
+              merged = openIndex(plan, false);
+            }
+            mergeBlockFile(merged, plan, k, removeFile);
+          });
+        } catch (e) {
+          merged?.close();
+          throw e;
+        }
+        db = merged!;
         debugLine(
-          `index completion: ${tables.events} events, copy ${ms(t1 - t0)}, ${blocks} trigram blocks by ${threads} threads (from the start of the copy) ${ms(t2 - t0)}, moved into the index ${ms(performance.now() - t2)}`,
+          `index completion: ${tables.events} events, copy ${ms(t1 - t0)}, ${blocks} trigram blocks by ${threads} threads (from the start of the copy), moved into the index from ${ms(merging - t0)} to ${ms(performance.now() - t0)}`,
         );
       }
       db.exec('DETACH DATABASE stage');
