@@ -105,8 +105,6 @@ export class EvtxParse implements AsyncIterable<ParsedRecord> {
     private readonly options: ParseEvtxOptions,
     /** Passed to pool tasks (SpanTask's `stage`); inline decoding ignores it. */
     private readonly stage?: unknown,
-    /** Chunks per pool task, when the stage's own (see `spanChunks`). */
-    private readonly stageSpanChunks?: number,
   ) {}
 
   async *chunks(): AsyncGenerator<DecodedChunk> {
@@ -133,7 +131,7 @@ export class EvtxParse implements AsyncIterable<ParsedRecord> {
         pool === null
           ? inline(walk.chunks, options, o.recycleText, this.stats, signal)
           : orderedDecode(
-              spanTasks(walk, options, spares, this.stats, this.stage, this.stageSpanChunks),
+              spanTasks(walk, options, spares, this.stats, this.stage, stageSpanChunks.get(this)),
               pool,
               2 * pool.threads,
               spares,
@@ -207,8 +205,11 @@ async function* inline(
  * 32.5–33.1 s, 59 s and 501–505 MiB; V8's collector threads 19 % less CPU on one 238 MB file).
  * A stage whose results are not the records (the pipeline's digests) sets its own.
  */
-const spanChunks = (options: DecodeOptions, stageSpanChunks: number | undefined): number =>
-  stageSpanChunks ?? (options.batchText === true ? 16 : 2);
+const spanChunks = (options: DecodeOptions, stageSpan: number | undefined): number =>
+  stageSpan ?? (options.batchText === true ? 16 : 2);
+
+/** Chunks per pool task of the parses a stage set its own for (parseEvtxStaged); not public. */
+const stageSpanChunks = new WeakMap<EvtxParse, number>();
 
 /**
  * Spans read on this thread (the reads run on libuv's threads, beside the decoding) into
@@ -220,9 +221,9 @@ async function* spanTasks(
   spares: SpareBuffers,
   stats: ParseStats,
   stage: unknown,
-  stageSpanChunks: number | undefined,
+  stageSpan: number | undefined,
 ): AsyncGenerator<SpanTask> {
-  const chunks = spanChunks(options, stageSpanChunks);
+  const chunks = spanChunks(options, stageSpan);
   const spanBytes = chunks * CHUNK_SIZE;
   try {
     for (let i = 0, off = FILE_HEADER_SIZE; ; i += chunks, off += spanBytes) {
@@ -279,10 +280,12 @@ export function parseEvtxStaged(
   options: ParseEvtxOptions,
   stage: unknown,
   /** Chunks per pool task for this stage (default: the records' own, see `spanChunks`). */
-  stageSpanChunks?: number,
+  spanChunksOfStage?: number,
 ): EvtxParse {
   if (typeof source !== 'string' && !(source instanceof Uint8Array) && !isEvtxReader(source))
     throw new TaeError('INVALID_ARGUMENT', 'source must be a file path, a Uint8Array or a reader');
   resolve(options);
-  return new EvtxParse(source as EvtxSource, options, stage, stageSpanChunks);
+  const parse = new EvtxParse(source as EvtxSource, options, stage);
+  if (spanChunksOfStage !== undefined) stageSpanChunks.set(parse, spanChunksOfStage);
+  return parse;
 }
