@@ -54,33 +54,6 @@ export function decodeSafely(bytes: Uint8Array, task: DecodeTask, textOut?: Sink
   }
 }
 
-/**
- * Decodes every 64 KiB chunk of `bytes` (the last may be partial). Batch text goes into
- * `textOut` when given: each chunk's `text` is then a view of the sink's final buffer.
- */
-export function decodeSpan(
-  bytes: Uint8Array,
-  firstIndex: number,
-  fileOffset: number,
-  options: DecodeOptions,
-  textOut?: Sink,
-): DecodedChunk[] {
-  const out: DecodedChunk[] = [];
-  const ends: number[] = [];
-  for (let at = 0, i = firstIndex; at < bytes.length; at += CHUNK_SIZE, i++) {
-    const chunk = bytes.subarray(at, Math.min(bytes.length, at + CHUNK_SIZE));
-    out.push(decodeSafely(chunk, { ...options, chunkIndex: i, fileOffset: fileOffset + at }, textOut));
-    ends.push(textOut?.pos ?? 0);
-  }
-  if (textOut === undefined) return out;
-  // Views are made last: the sink may have moved to a larger buffer while the span was written.
-  const { buffer, byteOffset } = textOut.buf;
-  return out.map((d, i) => {
-    const start = i === 0 ? 0 : ends[i - 1]!;
-    return { ...d, text: new Uint8Array(buffer, byteOffset + start, ends[i]! - start) };
-  });
-}
-
 /** The decoding options a span task carries. */
 const spanOptions = (task: SpanTask): DecodeOptions => ({
   outputs: task.outputs,
@@ -90,19 +63,41 @@ const spanOptions = (task: SpanTask): DecodeOptions => ({
 });
 
 /**
- * Each chunk of a span task (records, no batch text), decoded and handed to `each` before the
- * next is decoded: a worker that keeps less than the records (the pipeline's digests) then
- * holds one chunk's records at a time, whatever the span's size.
+ * Each 64 KiB chunk of a span task (the last may be partial), decoded and handed to `each`
+ * before the next is decoded, its batch text appended to `textOut` when given. A worker that
+ * keeps less than the records (the pipeline's digests) then holds one chunk's records at a
+ * time, whatever the span's size.
  */
-export function mapSpan<T>(task: SpanTask, each: (chunk: DecodedChunk) => T): T[] {
+export function mapSpan<T>(task: SpanTask, each: (chunk: DecodedChunk) => T, textOut?: Sink): T[] {
   const bytes = new Uint8Array(task.bytes, 0, task.byteLength);
   const options = spanOptions(task);
   const out: T[] = [];
   for (let at = 0, i = task.firstIndex; at < bytes.length; at += CHUNK_SIZE, i++) {
     const chunk = bytes.subarray(at, Math.min(bytes.length, at + CHUNK_SIZE));
-    out.push(each(decodeSafely(chunk, { ...options, chunkIndex: i, fileOffset: task.fileOffset + at })));
+    out.push(
+      each(decodeSafely(chunk, { ...options, chunkIndex: i, fileOffset: task.fileOffset + at }, textOut)),
+    );
   }
   return out;
+}
+
+/** A span's chunks with their batch text in `textOut`: each chunk's `text` is a view of the sink's final buffer. */
+function textSpan(task: SpanTask, textOut: Sink): DecodedChunk[] {
+  const ends: number[] = [];
+  const out = mapSpan(
+    task,
+    (d) => {
+      ends.push(textOut.pos);
+      return d;
+    },
+    textOut,
+  );
+  // Views are made last: the sink may have moved to a larger buffer while the span was written.
+  const { buffer, byteOffset } = textOut.buf;
+  return out.map((d, i) => {
+    const start = i === 0 ? 0 : ends[i - 1]!;
+    return { ...d, text: new Uint8Array(buffer, byteOffset + start, ends[i]! - start) };
+  });
 }
 
 /** Room for a span's text when no buffer is handed in: 16 chunks render to about 0.6–0.8 MB. */
@@ -115,11 +110,9 @@ export default function decodeWorker(task: SpanTask): SpanResult {
     // 1.9 s) and two workers used 3 s more CPU (measured). So only text results move.
     return { chunks: mapSpan(task, (chunk) => chunk) };
   }
-  const bytes = new Uint8Array(task.bytes, 0, task.byteLength);
-  const options = spanOptions(task);
   const textOut = new Sink(task.textBuffer === undefined ? SPAN_TEXT_BYTES : new Uint8Array(task.textBuffer));
   const result: SpanResult = {
-    chunks: decodeSpan(bytes, task.firstIndex, task.fileOffset, options, textOut),
+    chunks: textSpan(task, textOut),
     bytes: task.bytes,
   };
   // Both buffers go back by transfer, not by copy.

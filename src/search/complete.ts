@@ -145,20 +145,13 @@ export async function completeIndex(task: FinishTask): Promise<FinishResult> {
         db.close(); // its page cache goes while this thread builds blocks too
         flushing = flushEarly(path);
         let merging = 0;
-        let merged: SqliteDatabase | undefined;
-        try {
-          await buildAndMerge(plan, helpers, (k) => {
-            if (merged === undefined) {
-              merging = performance.now();
-              merged = openIndex(plan, false);
-            }
-            mergeBlockFile(merged, plan, k, removeFile);
-          });
-        } catch (e) {
-          merged?.close();
-          throw e;
-        }
-        db = merged!;
+        await buildAndMerge(plan, helpers, (k) => {
+          if (merging === 0) {
+            merging = performance.now();
+            db = openIndex(plan, false); // closed by the `finally` below, whatever happens next
+          }
+          mergeBlockFile(db, plan, k, removeFile);
+        });
         debugLine(
           `index completion: ${tables.events} events, copy ${ms(t1 - t0)}, ${blocks} trigram blocks by ${threads} threads (from the start of the copy), moved into the index from ${ms(merging - t0)} to ${ms(performance.now() - t0)}`,
         );
