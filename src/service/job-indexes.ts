@@ -44,9 +44,9 @@ export class JobIndexes {
         builder.abort();
         wipe();
       },
-      commit: async () => {
+      commit: async (onCompleting) => {
         try {
-          await builder.finish(options.signal);
+          await builder.finish(options.signal, onCompleting);
         } finally {
           wipe();
         }
