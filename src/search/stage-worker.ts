@@ -4,7 +4,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { eventDescriber } from '../lookup/index.js';
-import { openStage, type StagedDuplicate, type StagedEvent, type WriterReply } from './stager.js';
+import { fromWire, type WireBatch } from './stage-wire.js';
+import { openStage, type WriterReply } from './stager.js';
 
 const { path, key, builtinDescribe } = workerData as {
   path: string;
@@ -25,13 +26,14 @@ try {
   key?.fill(0); // this thread's copy: SQLite keeps what it needs
 }
 
-type Request = { kind: 'write'; events: StagedEvent[]; duplicates: StagedDuplicate[] } | { kind: 'close' };
+type Request = { kind: 'write'; batch: WireBatch } | { kind: 'close' };
 
 port.on('message', (m: Request) => {
   if (stage === undefined) return;
   try {
     if (m.kind === 'write') {
-      stage.write(m.events, m.duplicates);
+      const { events, duplicates } = fromWire(m.batch);
+      stage.write(events, duplicates);
       reply({ kind: 'written' });
     } else {
       stage.db.close();

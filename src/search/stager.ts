@@ -14,6 +14,7 @@ import { indexRow, type PackedRows, type RowRef } from '../rows/index.js';
 import { BUILD_CACHE_KIB, configure, keyOption, stagePath } from './complete.js';
 import { packedEvent, stagedValues } from './packed.js';
 import { STAGE_SCHEMA, setBuildPageSize } from './schema.js';
+import { toWire } from './stage-wire.js';
 
 /**
  * One new event: arrival number, file number, matched rule numbers and titles, and the event, or
@@ -184,7 +185,10 @@ export function threadStager(path: string, key: Uint8Array | null, builtinDescri
     write(events, duplicates, open) {
       check();
       waiting++;
-      worker.postMessage({ kind: 'write', events, duplicates }, movableBuffers(events, duplicates, open));
+      const batch = toWire(events, duplicates);
+      const moved = movableBuffers(events, duplicates, open);
+      moved.push(batch.numbers.buffer as ArrayBuffer, batch.duplicateNumbers.buffer as ArrayBuffer);
+      worker.postMessage({ kind: 'write', batch }, moved);
     },
     async ready() {
       while (waiting > MAX_WAITING && failure === undefined)
