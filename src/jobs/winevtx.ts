@@ -35,11 +35,8 @@ import type { JobRunner, RunContext } from './types.js';
 
 /** A job's event index while the job runs (see the search module). */
 export interface JobEventIndex extends EventSink {
-  /**
-   * Makes the index the job's (sealed for a private job); called before the runner returns.
-   * `onCompleting`: called once the completion is under way on its own thread (or has ended).
-   */
-  commit(onCompleting?: () => void): Promise<void>;
+  /** Makes the index the job's (sealed for a private job); called before the runner returns. */
+  commit(): Promise<void>;
   /** Drops what was built (the job failed or was cancelled). */
   abort(): void;
 }
@@ -90,25 +87,9 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
           describe: describe!,
           ...(yara === undefined ? {} : { yaraPayloads: true }),
         });
-      let analysed: Analysed | undefined = await analyse(input, ctx, analyzer, sigma, index, scans);
-      // Once every event is in, the index completes on other threads while this one makes the
-      // insights (the process graph, a forced collection): at the end of decoding a core sat
-      // half idle for about 0.75 s of a 1 GB job while they were made first.
-      // Decoding's garbage goes first, so that this heap at its largest and the completion's
-      // threads and page caches are not in memory at once.
-      collectGarbage();
-      const completing = analysed.parsed && index !== undefined ? await commitUnderWay(index) : undefined;
-      let insights: Insight[];
-      try {
-        insights = analysed.insights();
-        analysed = undefined; // it holds the analysis, garbage from here on
-      } catch (e) {
-        await completing?.done.catch(() => {});
-        throw e;
-      }
+      const insights = await analyse(input, ctx, analyzer, sigma, index, scans);
       collectGarbage(); // the analysis is garbage now; the index completes on other threads
-      if (completing !== undefined) await completing.done;
-      else if (insights.length > 0 && insights.every(isErrorInsight)) index?.abort();
+      if (insights.length > 0 && insights.every(isErrorInsight)) index?.abort();
       else await index?.commit();
       return insights;
     } catch (e) {
@@ -128,7 +109,7 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
     sigma: CompiledSigma | undefined,
     index: EventSink | undefined,
     scans: PayloadScanQueue | undefined,
-  ): Promise<Analysed> {
+  ): Promise<Insight[]> {
     const analyzer = newAnalyzer();
     const pass = createSigmaPass({
       analyzer,
@@ -179,7 +160,7 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
     );
     const errors = failureInsights(decoded);
     const parsed = decoded.parsed;
-    if (parsed === 0) return { parsed: false, insights: () => errors };
+    if (parsed === 0) return errors;
     const scanned = scans === undefined ? undefined : await scans.finish();
     if (scanned !== undefined) {
       ctx.signal.throwIfAborted();
@@ -189,34 +170,8 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
     }
     const { hits, diagnostics } = pass.finish();
     for (const h of hits) index?.correlation(sigmaRuleRef(h.correlation), h.firstTimestamp);
-    return {
-      parsed: true,
-      insights: () => [
-        ...flattenResults(analyzer.finish()),
-        ...errors,
-        ...diagnostics.map(correlationErrorInsight),
-      ],
-    };
+    return [...flattenResults(analyzer.finish()), ...errors, ...diagnostics.map(correlationErrorInsight)];
   }
-}
-
-/** A run's events all analysed: `insights` makes its insights (the costly end of the analysis). */
-interface Analysed {
-  /** At least one file was decoded, so the insights are more than errors and the index is kept. */
-  readonly parsed: boolean;
-  insights(): Insight[];
-}
-
-/** Starts committing `index`; resolves, with the commit, once its completion is under way. */
-async function commitUnderWay(index: JobEventIndex): Promise<{ readonly done: Promise<void> }> {
-  let underWay!: () => void;
-  const begun = new Promise<void>((resolve) => {
-    underWay = resolve;
-  });
-  const commit = index.commit(underWay);
-  commit.then(underWay, underWay); // one that fails before it begins
-  await begun;
-  return { done: commit }; // wrapped: an async function returning the promise itself would await it
 }
 
 /** Payload scans in batches on the engine's workers, one batch a worker; each scan under the engine's timeout. */

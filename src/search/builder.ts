@@ -227,17 +227,13 @@ export class EventIndexBuilder implements EventSink {
   /**
    * Copies the staged events in time order and builds the indexes (in a worker unless told
    * otherwise); staging is dropped. `signal` stops the worker (the job was cancelled).
-   * `onCompleting` is called once the completion has begun on its thread (or has ended), so that
-   * the caller can do its own work on this thread meanwhile.
    */
-  async finish(signal?: AbortSignal, onCompleting?: () => void): Promise<BuiltIndex> {
+  async finish(signal?: AbortSignal): Promise<BuiltIndex> {
     this.ensureOpen();
     this.done = true;
     let key: Buffer | null = null;
     // Closed before a failed or cancelled build's files go: no thread opens (re-creates) one after.
     const gate = newGate();
-    const started = new Int32Array(new SharedArrayBuffer(4));
-    if (onCompleting !== undefined) void whenSet(started).then(onCompleting);
     try {
       this.open = undefined; // no more rows come
       this.flush();
@@ -245,14 +241,7 @@ export class EventIndexBuilder implements EventSink {
       await this.stager.close();
       // The worker gets its own copy of the key, wiped here when it is done.
       key = this.target.key === null ? null : Buffer.from(this.target.key);
-      const task: FinishTask = {
-        path: this.target.path,
-        key,
-        tables,
-        blockThreads: this.blockThreads,
-        gate,
-        started,
-      };
+      const task: FinishTask = { path: this.target.path, key, tables, blockThreads: this.blockThreads, gate };
       if (this.options.worker === false) await completeIndex(task);
       else await inWorker(task, signal);
       this.built = true;
@@ -264,8 +253,6 @@ export class EventIndexBuilder implements EventSink {
       throw e;
     } finally {
       key?.fill(0);
-      Atomics.store(started, 0, 1); // ended, perhaps before it began: the waiter goes on
-      Atomics.notify(started, 0);
     }
   }
 
@@ -394,13 +381,5 @@ async function inWorker(task: FinishTask, signal?: AbortSignal): Promise<FinishR
     if (signal?.aborted) throw new TaeError('CANCELLED', 'index build cancelled', { cause: e });
     if (e instanceof TaeError) throw e;
     throw new TaeError('INTERNAL', `event index build failed: ${(e as Error).message}`, { cause: e });
-  }
-}
-
-/** Resolves once `word[0]` is no longer 0. */
-async function whenSet(word: Int32Array): Promise<void> {
-  while (Atomics.load(word, 0) === 0) {
-    const wait = Atomics.waitAsync(word, 0, 0);
-    if (wait.async) await wait.value;
   }
 }

@@ -55,8 +55,6 @@ export interface FinishTask {
   readonly blockThreads: number;
   /** Shared with the job's thread, which closes it before it removes a cancelled build's files (blocks.ts). */
   readonly gate: Int32Array;
-  /** One word, set to 1 once the completion has begun (its caller may then turn to other work). */
-  readonly started?: Int32Array;
 }
 
 export type FinishResult = { readonly kind: 'file' };
@@ -91,10 +89,6 @@ export const keyOption = (key: Uint8Array | null) => (key === null ? {} : { key 
  */
 export async function completeIndex(task: FinishTask): Promise<FinishResult> {
   const started = performance.now();
-  if (task.started !== undefined) {
-    Atomics.store(task.started, 0, 1);
-    Atomics.notify(task.started, 0);
-  }
   const { path, key, tables } = task;
   let flushing: Promise<void> | undefined;
   const blocks = Math.ceil(tables.events / tables.blockRows);

@@ -44,9 +44,9 @@ export class JobIndexes {
         builder.abort();
         wipe();
       },
-      commit: async (onCompleting) => {
+      commit: async () => {
         try {
-          await builder.finish(options.signal, onCompleting);
+          await builder.finish(options.signal);
         } finally {
           wipe();
         }
