@@ -138,7 +138,6 @@ interface StageTimes {
   readonly sigmaMs: number | null;
 }
 
-/** The CLI arguments that reach `data` (a token and key for a private job) and the ids of `files` uploaded there. */
 /**
  * Reads `paths` whole, so that the run timed next finds them in the page cache. This machine
  * reclaims pages unused for a minute or two (DAMON's reclaim, kdamond): a round's `tae parse`
@@ -163,6 +162,7 @@ const filesUnder = (dir: string): string[] =>
     .filter((e) => e.isFile())
     .map((e) => join(e.parentPath, e.name));
 
+/** The CLI arguments that reach `data` (a token and key for a private job) and the ids of `files` uploaded there. */
 function uploadAs(data: string, visibility: 'private' | 'public', files: readonly string[]) {
   const auth: string[] = ['--data', data];
   if (visibility === 'private') {

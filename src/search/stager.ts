@@ -14,7 +14,7 @@ import { indexRow, type PackedRows, type RowRef } from '../rows/index.js';
 import { BUILD_CACHE_KIB, configure, keyOption, stagePath } from './complete.js';
 import { packedEvent, stagedValues } from './packed.js';
 import { STAGE_SCHEMA, setBuildPageSize } from './schema.js';
-import { toWire } from './stage-wire.js';
+import { toWire, type WireBatch } from './stage-wire.js';
 
 /**
  * One new event: arrival number, file number, matched rule numbers and titles, and the event, or
@@ -112,18 +112,11 @@ const workerUrl = new URL(
   import.meta.url,
 );
 
-/** The buffers of the packed rows `events` and `duplicates` hold, but `open`'s: each once. */
-function movableBuffers(
-  events: readonly StagedEvent[],
-  duplicates: readonly StagedDuplicate[],
-  open: PackedRows | undefined,
-): ArrayBuffer[] {
-  const packs = new Set<PackedRows>();
-  for (const e of events) if (e[5] >= 0) packs.add(e[4] as PackedRows);
-  for (const d of duplicates) if (d[3] >= 0) packs.add(d[2] as PackedRows);
-  if (open !== undefined) packs.delete(open);
-  const buffers: ArrayBuffer[] = [];
-  for (const p of packs) buffers.push(p.nums.buffer as ArrayBuffer, p.bytes.buffer as ArrayBuffer);
+/** The buffers a batch moves to the writer: its numbers', and its packs' but `open`'s (a later batch still takes rows of it). */
+function movableBuffers(batch: WireBatch, open: PackedRows | undefined): ArrayBuffer[] {
+  const buffers = [batch.numbers.buffer as ArrayBuffer, batch.duplicateNumbers.buffer as ArrayBuffer];
+  for (const p of batch.packs)
+    if (p !== open) buffers.push(p.nums.buffer as ArrayBuffer, p.bytes.buffer as ArrayBuffer);
   return buffers;
 }
 
@@ -186,9 +179,7 @@ export function threadStager(path: string, key: Uint8Array | null, builtinDescri
       check();
       waiting++;
       const batch = toWire(events, duplicates);
-      const moved = movableBuffers(events, duplicates, open);
-      moved.push(batch.numbers.buffer as ArrayBuffer, batch.duplicateNumbers.buffer as ArrayBuffer);
-      worker.postMessage({ kind: 'write', batch }, moved);
+      worker.postMessage({ kind: 'write', batch }, movableBuffers(batch, open));
     },
     async ready() {
       while (waiting > MAX_WAITING && failure === undefined)
