@@ -2,6 +2,10 @@
  * `npm run fuzz [-- --seconds N --seed S]`: mutates corpus files for a time budget and decodes
  * each mutant in a worker watched for hangs. Prints one JSON line; exits 1 on any crash or
  * hang, saving the offending input under .fuzz-out/ so it can be replayed.
+ * `--mode differential`: instead, writes generated logs (fixtures/varied-events.ts, seeds S,
+ * S+1, …, 10,000 records each) and compares the compiled renderers with the tree renderers on
+ * every record for the time budget (npm test does one seed); exits 1 on a difference, printing
+ * it with its seed. Needs no corpus.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,13 +13,42 @@ import { parseArgs } from 'node:util';
 import { threadPool } from '../src/threads/index.js';
 import { corpusEvtxFiles } from '../test/helpers/corpus.js';
 import { MUTATIONS, mutate, rng } from '../test/helpers/mutate.js';
+import { compareGenerated, newTally } from '../test/helpers/renderer-differential.js';
 import type { FuzzJob, FuzzOutcome } from './fuzz-worker.js';
 
 const HANG_MS = 20_000;
 const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '60' }, seed: { type: 'string', default: '1' } },
+  options: {
+    seconds: { type: 'string', default: '60' },
+    seed: { type: 'string', default: '1' },
+    mode: { type: 'string', default: 'mutate' },
+  },
 });
 const budgetMs = Number(values.seconds) * 1000;
+if (values.mode !== 'mutate' && values.mode !== 'differential') {
+  console.error(`fuzz: --mode is mutate or differential, not ${JSON.stringify(values.mode)}`);
+  process.exit(2);
+}
+if (values.mode === 'differential') differential();
+
+function differential(): never {
+  const RECORDS_PER_SEED = 10_000;
+  const t = newTally();
+  const started = Date.now();
+  let seed = Number(values.seed);
+  let seeds = 0;
+  while (Date.now() - started < budgetMs && t.mismatches.length === 0) {
+    compareGenerated(seed++, 0, RECORDS_PER_SEED, t);
+    seeds++;
+  }
+  for (const m of t.mismatches) console.error(`fuzz: compiled and tree renderers differ, ${m}`);
+  console.log(
+    JSON.stringify({
+      differential: { seeds, firstSeed: Number(values.seed), ...t, mismatches: t.mismatches.length },
+    }),
+  );
+  process.exit(t.mismatches.length > 0 ? 1 : 0);
+}
 
 const files = corpusEvtxFiles(8 * 1024 * 1024);
 if (files.length === 0) {
