@@ -29,6 +29,10 @@ if (values.mode !== 'mutate' && values.mode !== 'differential') {
   console.error(`fuzz: --mode is mutate or differential, not ${JSON.stringify(values.mode)}`);
   process.exit(2);
 }
+if (!Number.isInteger(Number(values.seed)) || !(budgetMs >= 0)) {
+  console.error('fuzz: --seed is an integer and --seconds a number of seconds');
+  process.exit(2);
+}
 if (values.mode === 'differential') differential();
 
 function differential(): never {
