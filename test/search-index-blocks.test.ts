@@ -227,13 +227,20 @@ test('a build cancelled while its blocks are built leaves no file behind', async
   assert.deepEqual(left(), []);
 });
 
-test('blocks are sized so every thread has one: as many as a multiple of the threads, at most TEXT_BLOCK_ROWS rows', () => {
+test('blocks are sized so every thread has several: a multiple of the threads, at least four each while blocks keep MIN_TEXT_BLOCK_ROWS', () => {
   const blocks = (events: number, threads: number) => Math.ceil(events / blockRowsFor(events, threads));
   // One 238 MB file: one block before, so one core built it while the other idled.
-  assert.equal(blocks(122_725, 2), 2);
-  assert.equal(blocks(489_873, 2), 4);
-  assert.equal(blocks(300_000, 2), 4, 'three full blocks would leave a thread idle for the last');
-  assert.equal(blocks(1_000_000, 8), 8);
+  assert.equal(
+    blocks(122_725, 2),
+    6,
+    'eight would be under MIN_TEXT_BLOCK_ROWS rows: the most that keep it, even',
+  );
+  // The completing thread copies the events first (about a block's time with two blocks a thread).
+  assert.equal(blocks(489_873, 2), 8);
+  assert.equal(blocks(300_000, 2), 8);
+  assert.equal(blocks(2 * MIN_TEXT_BLOCK_ROWS + 10, 2), 2);
+  assert.equal(blocks(1_000_000, 2), 8, 'a million events keep blocks near TEXT_BLOCK_ROWS');
+  assert.ok(blocks(1_000_000, 8) >= 30, 'about four blocks for each of eight threads');
   assert.equal(blocks(122_725, 1), 1);
   assert.equal(blocks(10_000, 8), 1, 'small builds stay one block');
   for (const [events, threads] of [
