@@ -17,5 +17,5 @@ export {
   parseEvtxReader,
   parseEvtxStaged,
 } from './parse-evtx.js';
-export { DecodePool, orderedDecode } from './pool.js';
+export { DECODE_WORKER_YOUNG_MB, DecodePool, orderedDecode } from './pool.js';
 export { checkSourceFile, checkSourceFileSync, unreadableSource } from './source-file.js';

@@ -43,6 +43,8 @@ export class DecodePool {
     private readonly idleMs = DECODE_POOL_IDLE_MS,
     /** What each worker gets as `workerData` when it starts (asked for at each start). */
     private readonly workerData?: () => unknown,
+    /** Each worker's young generation (MiB). */
+    private readonly youngMb = DECODE_WORKER_YOUNG_MB,
   ) {}
 
   private start(): Piscina {
@@ -53,7 +55,7 @@ export class DecodePool {
       idleTimeout: 30_000,
       // A second task waits in each worker, so it never idles while the main thread dispatches.
       concurrentTasksPerWorker: 2,
-      resourceLimits: { maxYoungGenerationSizeMb: DECODE_WORKER_YOUNG_MB },
+      resourceLimits: { maxYoungGenerationSizeMb: this.youngMb },
       ...(this.workerData === undefined ? {} : { workerData: this.workerData() }),
     });
     return this.piscina;
