@@ -142,16 +142,17 @@ export const MIN_TEXT_BLOCK_ROWS = 16_384;
  * Blocks each of several block threads should get at least (while MIN_TEXT_BLOCK_ROWS allows).
  * The completing thread copies the events before it takes a block, about a block's time when
  * each thread has two: the other thread then built one block more and idled while the last one
- * was built. With four each, the 1 GB job's completion took 4.2–5.3 s against 4.6–5.4 s
- * (alternated; 8 blocks of 61,440 rows against 4 of 122,880, same index size within 0.3 %).
+ * was built. With four each (the 1 GB job: 8 blocks of 61,440 rows instead of 4 of 122,880),
+ * its completion was shorter in 9 of 11 alternated pairs, 5.06 s against 5.52 s on average, and
+ * the index 0.3 % smaller.
  */
 export const MIN_BLOCKS_PER_THREAD = 4;
 
 /**
  * Rows per block for `events` built by `threads` threads: blocks of at most TEXT_BLOCK_ROWS, as
  * many as a multiple of the threads and (with several) at least MIN_BLOCKS_PER_THREAD each while
- * blocks keep MIN_TEXT_BLOCK_ROWS, so none idles long while the last block is built. One 238 MB file (122,725 events) was a single
- * block: 4.5 s on one core while the other idled.
+ * blocks keep MIN_TEXT_BLOCK_ROWS, so none idles long while the last block is built. One 238 MB
+ * file (122,725 events) was a single block: 4.5 s on one core while the other idled.
  */
 export function blockRowsFor(events: number, threads: number): number {
   const least = Math.max(1, Math.ceil(events / TEXT_BLOCK_ROWS));
