@@ -30,12 +30,13 @@ test('released, the semi-space flag sizes the main thread only: a worker keeps t
   assert.equal(YOUNG_LIMIT, '--max-semi-space-size=16');
   const held = grow(false);
   const released = grow(true);
-  // Measured: 32 MiB held; 10.75–12.25 MiB released (the larger under CI's load).
+  // Measured: 32 MiB held; 10.75–12.25 MiB released, and 17 once on a loaded machine (the
+  // bound is between that and what the flag gives).
   assert.ok(
     held.worker >= 24,
     `without the release the flag overrides the worker's 8 MiB: ${held.worker} MiB`,
   );
-  assert.ok(released.worker <= 16, `released, the worker stays near its 8 MiB: ${released.worker} MiB`);
+  assert.ok(released.worker <= 20, `released, the worker stays near its 8 MiB: ${released.worker} MiB`);
   for (const r of [held, released]) {
     assert.ok(
       r.main > 16 && r.main <= 48,
