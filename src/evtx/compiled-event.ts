@@ -36,8 +36,6 @@ const FIELDS = [
 
 interface EventRecipe {
   readonly fields: TextRecipe[];
-  /** Per field, the value that is its whole text (no fixed text around it), else -1. */
-  readonly alone: Int32Array;
   readonly data: [string, TextRecipe][];
   readonly unnamedData: TextRecipe[];
   readonly userDataName: string | null;
@@ -64,13 +62,8 @@ function compileEvent(inst: TemplateInstance): EventRecipe | null {
   }
   if (t.userDataName !== null && hasMarker(t.userDataName)) return null;
   const fields = FIELDS.map((k) => recipeOf(t[k]));
-  const alone = new Int32Array(fields.length).fill(-1);
-  fields.forEach((r, k) => {
-    if (typeof r === 'number') alone[k] = r;
-  });
   return {
     fields,
-    alone,
     data,
     unnamedData: t.unnamedData.map(recipeOf),
     userDataName: t.userDataName,
@@ -87,12 +80,12 @@ function fill(r: TextRecipe, values: readonly XmlValue[]): string | null {
 
 /** A numeric field's number: from its one integer value when it is that, else from its text. */
 function numberOf(r: EventRecipe, k: number, values: readonly XmlValue[]): number | null {
-  const id = r.alone[k]!;
-  if (id >= 0) {
-    const n = integerOf(values[id]!);
+  const f = r.fields[k]!;
+  if (typeof f === 'number') {
+    const n = integerOf(values[f]!);
     if (n !== undefined) return n;
   }
-  return num(fill(r.fields[k]!, values));
+  return num(fill(f, values));
 }
 
 /** The record's flat event (as `finishEvent(eventText(…))` makes it), or null when its shape does not compile. */
@@ -114,7 +107,7 @@ export function compiledEvent(inst: TemplateInstance, headerRecordId: number): E
   const unnamedData: string[] = [];
   for (const x of r.unnamedData) unnamedData.push(fill(x, v) ?? '');
   const timestampText = fill(f[1]!, v) ?? '';
-  const time = r.alone[1]! >= 0 ? filetimeMsOf(v[r.alone[1]!]!) : undefined;
+  const time = typeof f[1] === 'number' ? filetimeMsOf(v[f[1]]!) : undefined;
   // One literal, so every event has the same hidden class.
   return {
     recordId: numberOf(r, 0, v) ?? headerRecordId,

@@ -134,7 +134,7 @@ function hasFields(o: object): boolean {
   return false;
 }
 
-const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+const wellFormed = (s: string): boolean => s.isWellFormed();
 
 /**
  * Whether the 7th column's JSON gives back `data` and `unnamedData`: single values only, and
