@@ -69,10 +69,10 @@ export function indexRow(
   if (cells[4] !== e.computer) exact.computer = e.computer;
   // A text column holds UTF-8: a lone surrogate would come back as U+FFFD (JSON keeps it).
   if (chars !== null) {
-    if (!wellFormed(e.provider)) exact.provider = e.provider;
-    if (!wellFormed(e.computer)) exact.computer = e.computer;
-    if (!wellFormed(e.channel)) exact.channel = e.channel;
-    if (e.userSid !== null && !wellFormed(e.userSid)) exact.userSid = e.userSid;
+    if (!e.provider.isWellFormed()) exact.provider = e.provider;
+    if (!e.computer.isWellFormed()) exact.computer = e.computer;
+    if (!e.channel.isWellFormed()) exact.channel = e.channel;
+    if (e.userSid !== null && !e.userSid.isWellFormed()) exact.userSid = e.userSid;
   }
   if (!dataRestorable(e)) {
     exact.data = e.data;
@@ -133,8 +133,6 @@ function hasFields(o: object): boolean {
   for (const _ in o) return true;
   return false;
 }
-
-const wellFormed = (s: string): boolean => s.isWellFormed();
 
 /**
  * Whether the 7th column's JSON gives back `data` and `unnamedData`: single values only, and
