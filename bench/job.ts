@@ -4,9 +4,10 @@
  * them: `tae tokens create`, `tae files upload`, then `tae jobs parse --sigma` (community Sigma
  * rules, event index built) in a child process under /usr/bin/time for its peak RSS, against
  * `tae parse -t 2` (the engine's decode threads here) of the same files in the same run, in
- * rounds (`--rounds`, default 3 on 1 GB: `tae parse`, then the private and the public job, each
- * job set against the `tae parse` run of its round; the summary gives the medians); then the
- * first `tae search` from a cold process. Private (token and
+ * rounds (`--rounds`, default 3 on 1 GB: `tae parse`, the private job, `tae parse`, the public
+ * job; each job set against the `tae parse` run before it and, bracketed, against the mean of
+ * the runs before and after it; the summary gives the medians); then the first `tae search`
+ * from a cold process. Private (token and
  * key) and public, on about 100 MB (one file), 500 MB (two) and 1 GB (four 238 MiB files, the
  * spec's job limit), made by fixtures/generate-large.ts and cached under .bench-out/. One JSON
  * object per line; the last holds the peak RSS of every size and whether they are flat (within
@@ -359,10 +360,13 @@ async function indexShareRuns(size: string, files: readonly string[], stages: St
 
 /**
  * The default mode's rounds (`--rounds`, default 3 on 1 GB and 1 on the smaller sizes): each
- * round times `tae parse` once, then the private and the public job, so that each job is set
- * against the `tae parse` run beside it (this machine's speed moved by up to 30 % within an
- * hour, more than the jobs' own spread). Per visibility: each round's ratio, the median of
- * those ratios, and the median job against the median `tae parse` run.
+ * round times `tae parse`, the private job, `tae parse` again and the public job (and one more
+ * `tae parse` closes the last round), so that each job is set against the `tae parse` run just
+ * before it and, bracketed, against the mean of the runs before and after it: this machine's
+ * speed moved by up to 30 % within an hour, more than the jobs' own spread, and a job's 20–30 s
+ * can fall in a slower or faster stretch than one `tae parse` beside it. Per visibility: each
+ * round's ratio, the median of those ratios, the median job against the median `tae parse`
+ * run, and the bracketed ratios and their median.
  */
 async function jobRounds(
   size: string,
@@ -372,25 +376,38 @@ async function jobRounds(
 ) {
   const rounds = Number(opts.rounds ?? (size === '1G' ? 3 : 1));
   const parses: number[] = [];
+  /** Every `tae parse` of the rounds in order: before the private job, between the jobs, … */
+  const sequence: number[] = [];
+  const timedParse = async (label: string) => {
+    const ms = (await parseRun()).wallMs;
+    emit({ name: `${size} tae parse -t 2 -f jsonl (same files, ${label})`, wallMs: Math.round(ms) });
+    sequence.push(ms);
+    return ms;
+  };
   const runs = {
     private: [] as Awaited<ReturnType<typeof jobRun>>[],
     public: [] as Awaited<ReturnType<typeof jobRun>>[],
   };
   for (let i = 0; i < rounds; i++) {
-    const parseMs = i === 0 ? first.parseMs : (await parseRun()).wallMs;
-    if (i > 0)
-      emit({
-        name: `${size} tae parse -t 2 -f jsonl (same files, round ${i + 1})`,
-        wallMs: Math.round(parseMs),
-      });
+    let parseMs = first.parseMs;
+    if (i === 0) sequence.push(parseMs);
+    else parseMs = await timedParse(`round ${i + 1}`);
     parses.push(parseMs);
-    for (const visibility of ['private', 'public'] as const)
-      runs[visibility].push(await jobRun(size, files, visibility, { ...first, parseMs }));
+    runs.private.push(await jobRun(size, files, 'private', { ...first, parseMs }));
+    await timedParse(`round ${i + 1}, between the jobs`);
+    runs.public.push(await jobRun(size, files, 'public', { ...first, parseMs }));
   }
+  await timedParse('after the last round');
   const parseMedian = middle(parses);
   const summary = (visibility: 'private' | 'public') => {
     const rows = runs[visibility];
     const wall = middle(rows.map((r) => r.wallMs));
+    // The private job of round i ran between runs 2i and 2i + 1 of `sequence`, the public one
+    // between 2i + 1 and 2i + 2.
+    const shift = visibility === 'private' ? 0 : 1;
+    const bracketed = rows.map((r, i) =>
+      Number((r.wallMs / ((sequence[2 * i + shift]! + sequence[2 * i + shift + 1]!) / 2)).toFixed(2)),
+    );
     return {
       rounds,
       parseMs: parses.map(Math.round),
@@ -400,6 +417,8 @@ async function jobRounds(
       medianWallMs: Math.round(wall),
       medianParseMs: Math.round(parseMedian),
       medianVsMedianParse: Number((wall / parseMedian).toFixed(2)),
+      bracketedRatios: bracketed,
+      medianBracketedRatio: Number(middle(bracketed).toFixed(2)),
       peakRssMiB: Math.max(...rows.map((r) => r.peakRssMiB ?? 0)),
       cpuMicrosPerEvent: middle(rows.map((r) => r.cpuMicrosPerEvent ?? Number.NaN)),
       indexBytesPerEvent: rows[0]?.indexBytesPerEvent ?? null,
@@ -413,6 +432,7 @@ async function jobRounds(
   emit({
     summary: {
       name: `${size} jobs against tae parse (${rounds} round${rounds === 1 ? '' : 's'})`,
+      parseSequenceMs: sequence.map(Math.round),
       ...result.summary,
     },
   });
