@@ -375,8 +375,10 @@ async function jobRounds(
   parseRun: () => Promise<Timed>,
 ) {
   const rounds = Number(opts.rounds ?? (size === '1G' ? 3 : 1));
-  const parses: number[] = [];
-  /** Every `tae parse` of the rounds in order: before the private job, between the jobs, … */
+  /**
+   * Every `tae parse` of the rounds in order: round i's private job ran between runs 2i and
+   * 2i + 1, its public job between 2i + 1 and 2i + 2; run 2i is the one its ratios are set against.
+   */
   const sequence: number[] = [];
   const timedParse = async (label: string) => {
     const ms = (await parseRun()).wallMs;
@@ -392,18 +394,16 @@ async function jobRounds(
     let parseMs = first.parseMs;
     if (i === 0) sequence.push(parseMs);
     else parseMs = await timedParse(`round ${i + 1}`);
-    parses.push(parseMs);
     runs.private.push(await jobRun(size, files, 'private', { ...first, parseMs }));
     await timedParse(`round ${i + 1}, between the jobs`);
     runs.public.push(await jobRun(size, files, 'public', { ...first, parseMs }));
   }
   await timedParse('after the last round');
+  const parses = sequence.filter((_, k) => k % 2 === 0 && k < 2 * rounds);
   const parseMedian = middle(parses);
   const summary = (visibility: 'private' | 'public') => {
     const rows = runs[visibility];
     const wall = middle(rows.map((r) => r.wallMs));
-    // The private job of round i ran between runs 2i and 2i + 1 of `sequence`, the public one
-    // between 2i + 1 and 2i + 2.
     const shift = visibility === 'private' ? 0 : 1;
     const bracketed = rows.map((r, i) =>
       Number((r.wallMs / ((sequence[2 * i + shift]! + sequence[2 * i + shift + 1]!) / 2)).toFixed(2)),
