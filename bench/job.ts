@@ -1,5 +1,5 @@
 /**
- * (Over 400 lines: its modes share the job runner, the generated files and the CLI helpers.)
+ * Over 400 lines because its modes share the job runner, the generated files and the CLI helpers.
  * Parse jobs end to end through the real CLI (`npm run bench -- --only job`), as a user runs
  * them: `tae tokens create`, `tae files upload`, then `tae jobs parse --sigma` (community Sigma
  * rules, event index built) in a child process under /usr/bin/time for its peak RSS, against

@@ -393,15 +393,3 @@ test('options are checked at the door and name the option', async () => {
       (e: TaeError) => e.code === 'INVALID_ARGUMENT' && message.test(e.message),
     );
 });
-
-test('the SQLite seam reports an addon that cannot load as NATIVE_UNAVAILABLE, not as a crash', () => {
-  rejects(
-    () => openSqlite(':memory:', { nativeBinding: join(root, 'nowhere', 'better_sqlite3.node') }),
-    'NATIVE_UNAVAILABLE',
-    501,
-    /^better-sqlite3-multiple-ciphers cannot load on this platform: /,
-  );
-  const db = openSqlite(':memory:');
-  assert.equal(db.prepare('SELECT 1 + 1').pluck().get(), 2);
-  db.close();
-});

@@ -2,7 +2,8 @@
  * The cipher of encrypted SQLite files (native/sqlite.ts CIPHER): every keyed file this version
  * writes (a private build's staging and block files, its index) is AEGIS-256; an index an
  * earlier version wrote with ChaCha20 still opens with its key, untouched by the attempt, and a
- * wrong key fails either way. No page holds plaintext.
+ * wrong key fails either way. No page holds plaintext. An addon that cannot load is reported, not
+ * a crash.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { attachSqlite, openSqlite, SQLITE_PACKAGE } from '../native/sqlite.js';
 import type { SqliteConstructor } from '../native/sqlite-types.js';
+import { TaeError } from '../src/errors/index.js';
 import { openStageReader } from '../src/search/blocks.js';
 import { stagePath } from '../src/search/complete.js';
 import { openStage } from '../src/search/stager.js';
@@ -95,4 +97,18 @@ test('a ChaCha20 file of an earlier version opens with its key, untouched by the
     () => openSqlite(join(dir, 'opened.sqlite'), { key: Buffer.alloc(32, 8), readonly: true }),
     /cannot open the database/,
   );
+});
+
+test('the SQLite seam reports an addon that cannot load as NATIVE_UNAVAILABLE, not as a crash', () => {
+  assert.throws(
+    () => openSqlite(':memory:', { nativeBinding: join(dir, 'nowhere', 'better_sqlite3.node') }),
+    (e: unknown) =>
+      e instanceof TaeError &&
+      e.code === 'NATIVE_UNAVAILABLE' &&
+      e.status === 501 &&
+      /^better-sqlite3-multiple-ciphers cannot load on this platform: /.test(e.message),
+  );
+  const db = openSqlite(':memory:');
+  assert.equal(db.prepare('SELECT 1 + 1').pluck().get(), 2);
+  db.close();
 });
