@@ -12,13 +12,15 @@ import { test } from 'node:test';
 const ALLOWED: Record<string, readonly string[]> = {
   errors: [],
   base64: [],
+  /** The one sanitiser for text a person reads (terminal, report, evidence). */
+  display: [],
   /** Worker-thread pools that a stray worker message cannot end the process with. */
   threads: ['errors'],
   evtx: ['errors'],
   parse: ['errors', 'evtx', 'threads'],
   /** Decode workers that also match Sigma rules, and the events they send back. */
   pipeline: ['errors', 'evtx', 'parse', 'sigma', 'lookup', 'messages', 'rows', 'analysis'],
-  sigma: ['errors', 'evtx', 'base64'],
+  sigma: ['errors', 'evtx', 'base64', 'display'],
   lookup: ['errors', 'messages'],
   insights: [],
   yara: ['errors', 'native', 'base64', 'threads'],
@@ -26,7 +28,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   analysis: ['errors', 'evtx', 'sigma', 'insights', 'messages'],
   payloads: ['errors', 'evtx', 'base64'],
   crypto: ['errors'],
-  report: ['errors', 'analysis', 'sigma', 'insights'],
+  report: ['errors', 'analysis', 'sigma', 'insights', 'display'],
   http: ['errors', 'service'],
   /** One event as the index stores it, and rows packed where they are made. */
   rows: ['evtx', 'messages'],
@@ -69,6 +71,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   library: ['errors', 'parse', 'pipeline', 'sigma', 'analysis', 'insights', 'lookup', 'search', 'native'],
   cli: [
     'errors',
+    'display',
     'evtx',
     'parse',
     'pipeline',
@@ -98,6 +101,7 @@ const IO_MODULES = [
   'node:worker_threads',
 ];
 const PURE = new Set([
+  'display',
   'evtx',
   'errors',
   'base64',
@@ -157,6 +161,15 @@ test('src folders import only the folders their layer allows, and only through i
 test('worker-thread pools are made only by src/threads, which listens for the errors no task owns', () => {
   const makers = sources('src').filter((file) => /new Piscina\b/.test(readFileSync(file, 'utf8')));
   assert.deepEqual(makers, [join('src', 'threads', 'pool.ts')]);
+});
+
+test('the CLI writes human text to stdout and stderr only through terminal.ts, the one sanitiser', () => {
+  const direct = sources(join('src', 'cli')).filter(
+    (file) =>
+      !file.endsWith(`${sep}terminal.ts`) &&
+      /process\.std(?:out|err)\.write\b/.test(readFileSync(file, 'utf8')),
+  );
+  assert.deepEqual(direct, []);
 });
 
 test('every src folder is listed in the allowed-imports table', () => {

@@ -10,7 +10,12 @@ import { PAYLOADS } from '../fixtures/hostile-events.js';
 import { isTaeError } from '../src/errors/index.js';
 import { buildReport, sanitizeSvg } from '../src/report/index.js';
 import { matchesGolden } from './helpers/golden.js';
-import { exampleReportInput, hostileReportInput, REPORT_TIME } from './helpers/report-inputs.js';
+import {
+  exampleReportInput,
+  hostileReportInput,
+  REPORT_TIME,
+  terminalReportInput,
+} from './helpers/report-inputs.js';
 
 const sha = (s: string) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`;
 
@@ -95,6 +100,18 @@ test('hostile event and rule text is escaped everywhere: no markup, script, link
   assert.match(svg, /^<svg /);
   for (const id of svg.matchAll(/\sid="([^"]*)"/g)) assert.match(id[1]!, /^pg-/);
   assert.equal(input.title, `Report ${PAYLOADS.script}`);
+});
+
+test('report text shows control characters, ESC sequences and bidi overrides as escapes, none raw', async () => {
+  const html = await buildReport(await terminalReportInput());
+  const raw = [...html].filter((c) =>
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069]/.test(c),
+  );
+  assert.deepEqual(raw, []);
+  assert.ok(html.includes('Report \\x1b]0;PWNED\\x07\\x1b[2J'), 'the title shows the escapes');
+  assert.ok(html.includes('\\x9b31m\\x9d0;T\\x9c\\u{202E}evil\\u{202C}'), 'C1 and bidi shown in cells');
+  const svg = /<div class="graph" id="process-graph">([\s\S]*?)<\/div>/.exec(html)?.[1] ?? '';
+  assert.match(svg, /\\u\{202E\}/, 'graph labels through the same sanitiser');
 });
 
 test('sanitizeSvg keeps shapes and text, drops links, images, scripts, handlers and external references', () => {

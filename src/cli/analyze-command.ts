@@ -28,6 +28,7 @@ import { yaraCacheDir } from './rule-cache.js';
 import { eventWindowOf, ruleChoiceOf, type TriageFlags, triageOptions } from './rule-filter.js';
 import { printRuleProfile, ruleProfile } from './rule-profile.js';
 import { loadSigmaRules, type SigmaRules } from './sigma-rules.js';
+import { errLine } from './terminal.js';
 import { compileYaraFlags } from './yara-command.js';
 
 interface AnalyzeFlags extends FormatFlags, TriageFlags {
@@ -165,9 +166,8 @@ async function runAnalyze(operands: string[], flags: AnalyzeFlags): Promise<Exit
   }
   progress.finish({ records: result.records });
   sigma?.finish();
-  for (const f of result.failures) process.stderr.write(`tae: ${f.message}\n`);
-  for (const d of result.correlationDiagnostics)
-    process.stderr.write(`tae: warning: Sigma correlation: ${d.message}\n`);
+  for (const f of result.failures) errLine(`tae: ${f.message}`);
+  for (const d of result.correlationDiagnostics) errLine(`tae: warning: Sigma correlation: ${d.message}`);
   const decoded = new DecodeReport();
   decoded.add(result.diagnostics);
   if (result.failures.length === files.length) return EXIT.INPUT;
@@ -203,7 +203,7 @@ async function runAnalyze(operands: string[], flags: AnalyzeFlags): Promise<Exit
   }
   if (!flags.quiet) {
     const out = new Output();
-    if (format === 'table') await out.write(summaryText(result, files, sigma, written));
+    if (format === 'table') await out.writeText(summaryText(result, files, sigma, written));
     else await writeRecords(findingRecords(result.insights, result.detections), format, out);
     await out.flush();
   }

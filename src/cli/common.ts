@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Option } from 'commander';
 import { TaeError } from '../errors/index.js';
 import { LEVELS } from '../sigma/index.js';
+import { errLine } from './terminal.js';
 
 /** Commander's collector for repeatable options (`--rule a --rule b`). */
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -56,7 +57,7 @@ export function ruleLibraryDir(data: string | undefined): string | false {
 
 /** `tae: warning: …` on stderr, one line however the text was written. */
 export function warn(message: string): void {
-  process.stderr.write(`tae: warning: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
+  errLine(`tae: warning: ${message.replace(/\s*\n\s*/g, ' ')}`);
 }
 
 /** `1 rule`, `2 rules`; `1 match`, `2 matches`. */

@@ -3,7 +3,9 @@
  * (`parse`, `analyze`, `sigma`): errors always (they mean records were lost, and the run then
  * exits 5), warnings where the command shows them. A record lost must never pass silently.
  */
+import { displayLine } from '../display/index.js';
 import type { Diagnostic } from '../evtx/index.js';
+import { printErr } from './terminal.js';
 
 export interface DecodeReportOptions {
   /** Print warnings too (`tae parse`); errors are always printed unless `quiet`. */
@@ -27,9 +29,9 @@ export class DecodeReport {
     for (const d of diagnostics) {
       if (d.severity === 'error') this.lost.add(d.file ?? file);
       else if (this.options.warnings !== true) continue;
-      if (this.options.quiet !== true) text += `${diagnosticLine(d, file)}\n`;
+      if (this.options.quiet !== true) text += `${displayLine(diagnosticLine(d, file))}\n`;
     }
-    if (text !== '') process.stderr.write(text);
+    if (text !== '') printErr(text);
   }
 
   /** Whether any file lost records (exit 5 unless a file was unreadable). */

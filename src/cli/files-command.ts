@@ -9,6 +9,7 @@ import { type FormatFlags, formatOf, formatOptions } from './formats.js';
 import { expandInputs, inputsHelp } from './inputs.js';
 import { writeRecords } from './output.js';
 import { column } from './records.js';
+import { outLine } from './terminal.js';
 
 type Flags = EngineFlags & FormatFlags;
 
@@ -64,6 +65,6 @@ export function filesCommand(program: Command, setExit: (code: ExitCode) => void
     .argument('<ids...>', 'file ids');
   engineOptions(remove).action(async (ids: string[], flags: EngineFlags) => {
     const { message } = await withEngine(flags, (engine, auth) => engine.deleteFiles({ ids }, auth));
-    process.stdout.write(`${message}\n`);
+    outLine(message);
   });
 }

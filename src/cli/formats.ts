@@ -6,6 +6,7 @@
  */
 import { type Command, Option } from 'commander';
 import { clip } from '../analysis/index.js';
+import { displayJson, displayLine } from '../display/index.js';
 import { TaeError } from '../errors/index.js';
 import type { Cell, RecordSet, Row } from './records.js';
 
@@ -17,7 +18,8 @@ type Formatter = (set: RecordSet) => Iterable<string>;
 const TABLE_CELL = 60;
 const TABLE_LAST_CELL = 160;
 
-const oneLine = (c: Cell): string => (c === null ? '' : String(c).replace(/\s+/g, ' ').trim());
+/** A cell on one line, as a person may safely read it on a terminal (src/display). */
+const oneLine = (c: Cell): string => (c === null ? '' : displayLine(String(c).replace(/\s+/g, ' ').trim()));
 
 function* table(set: RecordSet): Iterable<string> {
   if (set.rows.length === 0) {
@@ -51,12 +53,12 @@ function* json(set: RecordSet): Iterable<string> {
     return;
   }
   for (const [i, r] of set.rows.entries())
-    yield `${i === 0 ? '[\n' : ',\n'}  ${JSON.stringify(ordered(set, r))}`;
+    yield `${i === 0 ? '[\n' : ',\n'}  ${displayJson(JSON.stringify(ordered(set, r)))}`;
   yield '\n]\n';
 }
 
 function* jsonl(set: RecordSet): Iterable<string> {
-  for (const r of set.rows) yield `${JSON.stringify(ordered(set, r))}\n`;
+  for (const r of set.rows) yield `${displayJson(JSON.stringify(ordered(set, r)))}\n`;
 }
 
 /**
@@ -101,7 +103,7 @@ function* timesketchRows(set: RecordSet): Iterable<Record<string, Cell>> {
 }
 
 function* timesketch(set: RecordSet): Iterable<string> {
-  for (const r of timesketchRows(set)) yield `${JSON.stringify(r)}\n`;
+  for (const r of timesketchRows(set)) yield `${displayJson(JSON.stringify(r))}\n`;
 }
 
 const timesketchCsv: Formatter = (set) =>

@@ -23,6 +23,7 @@ import { TaeError } from '../errors/index.js';
 import { walkFiles } from '../rules/index.js';
 import { usage, warn } from './common.js';
 import { readPathList, readStdinPaths } from './input-lists.js';
+import { errLine } from './terminal.js';
 
 /** `evtx`: directories give their EVTX files; `any`: every regular file. */
 export type InputKind = 'evtx' | 'any';
@@ -107,7 +108,7 @@ export async function expandInputs(operands: readonly string[], kind: InputKind)
   let unreadable = 0;
   const problem = (message: string) => {
     unreadable++;
-    process.stderr.write(`tae: ${message}\n`);
+    errLine(`tae: ${message}`);
   };
   const links: string[] = [];
   const add = (path: string) => {

@@ -19,6 +19,7 @@ import { printJson, writeJsonFile } from './json-output.js';
 import { writeRecords } from './output.js';
 import { Progress } from './progress.js';
 import { column, type RecordSet } from './records.js';
+import { errLine, outLine } from './terminal.js';
 
 type Flags = EngineFlags & FormatFlags;
 interface ResultFlags extends Flags {
@@ -85,7 +86,7 @@ async function show(job: JobStatusResponse, flags: ResultFlags): Promise<ExitCod
     );
   if (format === 'json') await printJson(job);
   else {
-    process.stdout.write(`${job.job_name} (${job.id}): ${job.status}\n`);
+    outLine(`${job.job_name} (${job.id}): ${job.status}`);
     const columns = [column('type', 'Insight'), column('title', 'Title'), column('size', 'Entries')];
     if (insights.length > 0) await writeRecords({ columns, rows: insightRows(insights) }, format);
   }
@@ -104,7 +105,7 @@ function reportLostRecords(job: JobStatusResponse): boolean {
     .split('\n')
     .filter((line) => /\d+ decode errors?\b/.test(line));
   for (const f of files.length > 0 ? files : [`${data.decode_errors} decode errors`])
-    process.stderr.write(`tae: job ${job.job_name}: ${f}: some records could not be decoded\n`);
+    errLine(`tae: job ${job.job_name}: ${f}: some records could not be decoded`);
   return true;
 }
 
@@ -152,7 +153,7 @@ export function jobsCommand(program: Command, setExit: (code: ExitCode) => void)
             auth,
           );
           if (flags.wait === false) {
-            process.stdout.write(`${created.job_name} (${created.id}): queued\n`);
+            outLine(`${created.job_name} (${created.id}): queued`);
             return EXIT.OK;
           }
           return show(await waitFor(engine, created.id, auth), flags);
@@ -184,7 +185,7 @@ export function jobsCommand(program: Command, setExit: (code: ExitCode) => void)
     .argument('<job_id>', 'job id');
   engineOptions(cancel).action(async (id: string, flags: EngineFlags) => {
     const { message } = await withEngine(flags, (engine, auth) => engine.cancelJob({ job_id: id }, auth));
-    process.stdout.write(`${message}\n`);
+    outLine(message);
   });
 
   const remove = jobs
@@ -193,6 +194,6 @@ export function jobsCommand(program: Command, setExit: (code: ExitCode) => void)
     .argument('<ids...>', 'job ids');
   engineOptions(remove).action(async (ids: string[], flags: EngineFlags) => {
     const { message } = await withEngine(flags, (engine, auth) => engine.deleteJobs({ ids }, auth));
-    process.stdout.write(`${message}\n`);
+    outLine(message);
   });
 }

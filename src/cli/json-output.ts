@@ -4,6 +4,7 @@
  * write, lifted the CLI's peak RSS by about 45 MiB just as the job ended.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { displayJson } from '../display/index.js';
 import { TaeError } from '../errors/index.js';
 import { Output } from './output.js';
 
@@ -66,9 +67,9 @@ function* batches(value: unknown): Generator<string> {
   yield `${batch}\n`;
 }
 
-/** Writes the document to stdout (with back-pressure). */
+/** Writes the document to stdout (with back-pressure), terminal-safe (`displayJson`). */
 export async function printJson(value: unknown, out = new Output()): Promise<void> {
-  for (const batch of batches(value)) await out.write(batch);
+  for (const batch of batches(value)) await out.write(displayJson(batch));
   await out.flush();
 }
 

@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { isTaeError } from '../errors/index.js';
 import { registerCommands } from './commands.js';
 import { EXIT } from './exit-codes.js';
+import { controlErr, errLine, printErr } from './terminal.js';
 import { packageVersion } from './version.js';
 import { hasYoungLimit, releaseWorkerYoungGeneration, YOUNG_LIMIT } from './young-generation.js';
 
@@ -88,7 +89,7 @@ async function main(argv: string[]): Promise<number> {
     .version(`${packageVersion()} (node ${process.versions.node})`, '-V, --version', 'print the version')
     .option('--debug', 'print stack traces on errors')
     .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+    .configureOutput({ writeErr: printErr });
   let exitCode: number = EXIT.OK;
   try {
     await registerCommands(program, argv.slice(2), (code) => {
@@ -98,17 +99,17 @@ async function main(argv: string[]): Promise<number> {
     return exitCode;
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
-    if (process.stderr.isTTY) process.stderr.write('\r\x1b[K'); // a progress line cut short
+    if (process.stderr.isTTY) controlErr('\r\x1b[K'); // a progress line cut short
     const debug = program.opts().debug === true;
     if (isTaeError(e)) {
-      process.stderr.write(`tae: ${e.message}${e.code === 'LOCKED' ? `; ${LOCKED_HINT}` : ''}\n`);
-      if (debug) process.stderr.write(`${e.stack}\n`);
+      errLine(`tae: ${e.message}${e.code === 'LOCKED' ? `; ${LOCKED_HINT}` : ''}`);
+      if (debug) printErr(`${e.stack}\n`);
       if (e.code === 'LOCKED') return EXIT.LOCKED;
       if (e.code === 'INTERNAL') return EXIT.INTERNAL;
       return e.code === 'INVALID_ARGUMENT' ? EXIT.USAGE : EXIT.INPUT;
     }
-    process.stderr.write(`tae: internal error: ${(e as Error).message}\n`);
-    if (debug) process.stderr.write(`${(e as Error).stack}\n`);
+    errLine(`tae: internal error: ${(e as Error).message}`);
+    if (debug) printErr(`${(e as Error).stack}\n`);
     return EXIT.INTERNAL;
   }
 }

@@ -1,6 +1,7 @@
 /** Writing to stdout with back-pressure, so huge outputs never pile up in memory. */
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
+import { displayBlock, displayJson } from '../display/index.js';
 import { FORMATTERS, type Format, orderedRow } from './formats.js';
 import type { RecordSet, Row } from './records.js';
 
@@ -20,6 +21,11 @@ export class Output {
     }
     this.buffered += s;
     if (this.buffered.length >= 1 << 16) await this.flush();
+  }
+
+  /** Text meant for a person (a summary): control characters shown as escapes (src/display). */
+  writeText(s: string): Promise<void> {
+    return this.write(displayBlock(s));
   }
 
   async flush(): Promise<void> {
@@ -68,7 +74,9 @@ export async function streamRecords(
     if (batch.length === 0) continue;
     if (format === 'json') {
       for (const r of batch)
-        await out.write(`${rows++ === 0 ? '[\n' : ',\n'}  ${JSON.stringify(orderedRow(set.columns, r))}`);
+        await out.write(
+          `${rows++ === 0 ? '[\n' : ',\n'}  ${displayJson(JSON.stringify(orderedRow(set.columns, r)))}`,
+        );
       continue;
     }
     let piece = 0;

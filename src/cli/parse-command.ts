@@ -90,7 +90,7 @@ async function runParse(operands: string[], flags: ParseFlags): Promise<ExitCode
   }
   if (!flags.summary && flags.format === 'json') await out.write(first ? ']\n' : '\n]\n');
   if (!flags.summary && flags.format === 'xml') await out.write('</Events>\n');
-  if (flags.summary) await out.write(renderSummary(summary));
+  if (flags.summary) await out.writeText(renderSummary(summary));
   await out.flush();
   progress.finish({ records });
   return runExit({ unreadable, recordsLost: report.recordsLost });

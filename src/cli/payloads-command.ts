@@ -18,6 +18,7 @@ import { EXIT, runExit } from './exit-codes.js';
 import { expandInputs, inputsHelp } from './inputs.js';
 import { Output } from './output.js';
 import { jsonLine, payloadFileName, type ShownPayload, textBlock } from './payloads-output.js';
+import { errLine } from './terminal.js';
 import { compileYaraFlags } from './yara-command.js';
 
 interface PayloadsFlags {
@@ -86,7 +87,7 @@ async function runPayloads(operands: string[], flags: PayloadsFlags): Promise<nu
     } catch (e) {
       if (!isTaeError(e)) throw e;
       unreadable++;
-      process.stderr.write(`tae: ${e.message.includes(file) ? e.message : `${file}: ${e.message}`}\n`);
+      errLine(`tae: ${e.message.includes(file) ? e.message : `${file}: ${e.message}`}`);
     }
   }
   for (const p of extractor.finish()) set.add(p);
@@ -115,8 +116,8 @@ async function runPayloads(operands: string[], flags: PayloadsFlags): Promise<nu
           case 'timeout':
           case 'failed':
             unreadable++;
-            process.stderr.write(
-              `tae: payload ${i + 1}: ${r.outcome.kind === 'timeout' ? `scan timed out after ${Math.ceil(r.outcome.timeoutMs / 1000)} s` : r.outcome.message.replace(/\s*\n\s*/g, ' ')}\n`,
+            errLine(
+              `tae: payload ${i + 1}: ${r.outcome.kind === 'timeout' ? `scan timed out after ${Math.ceil(r.outcome.timeoutMs / 1000)} s` : r.outcome.message.replace(/\s*\n\s*/g, ' ')}`,
             );
             return null;
           default:
@@ -139,7 +140,8 @@ async function runPayloads(operands: string[], flags: PayloadsFlags): Promise<nu
     for (const s of shown) writeFileSync(join(flags.out, s.file!), s.payload.text ?? s.payload.bytes);
     writeFileSync(join(flags.out, 'index.jsonl'), shown.map(jsonLine).join(''));
   }
-  for (const s of shown) await out.write(flags.format === 'jsonl' ? jsonLine(s) : textBlock(s));
+  for (const s of shown)
+    await (flags.format === 'jsonl' ? out.write(jsonLine(s)) : out.writeText(textBlock(s)));
   if (flags.format === 'text' && shown.length === 0)
     await out.write(`No payloads found (${plural(files.length, 'file')}).\n`);
   await out.flush();

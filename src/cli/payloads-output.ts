@@ -4,6 +4,7 @@
  * not drive the analyst's terminal). File names under `-o DIR` are generated from the index and
  * kind only, never from anything an event carried.
  */
+import { displayBlock, displayLine } from '../display/index.js';
 import type { DistinctPayload, PayloadKind } from '../payloads/index.js';
 import type { YaraRuleMatch } from '../yara/index.js';
 
@@ -17,11 +18,6 @@ export interface ShownPayload {
 
 export const payloadFileName = (index: number, kind: PayloadKind, binary: boolean): string =>
   `${String(index).padStart(4, '0')}-${kind}.${binary ? 'bin' : 'txt'}`;
-
-/** C0 controls other than tab and newline, DEL, C1 controls and bidi overrides, shown as `\u{…}`. */
-const UNSAFE = /\r(?!\n)|[\u0000-\u0008\u000b-\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-export const terminalSafe = (s: string): string =>
-  s.replace(/\r\n/g, '\n').replace(UNSAFE, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
 
 const size = (p: DistinctPayload) => (p.text !== undefined ? Buffer.byteLength(p.text) : p.bytes.length);
 
@@ -70,16 +66,16 @@ export function textBlock(s: ShownPayload): string {
   const p = s.payload;
   const flags = [p.partial ? 'partial' : '', p.truncated ? 'truncated' : ''].filter(Boolean).join(', ');
   const lines = [
-    `== payload ${s.index}: ${p.kind}${flags ? ` (${flags})` : ''} on ${terminalSafe(p.computer)}`,
-    `   records: ${terminalSafe(recordsText(p))}`,
+    `== payload ${s.index}: ${p.kind}${flags ? ` (${flags})` : ''} on ${displayLine(p.computer)}`,
+    `   records: ${displayLine(recordsText(p))}`,
     `   from: ${p.provenance.field}${p.provenance.within ? ` in ${p.provenance.within}` : ''}${p.provenance.layers.length ? ` via ${p.provenance.layers.join(' > ')}` : ''}${p.parts ? `, parts ${p.parts.present}/${p.parts.total}` : ''}`,
   ];
-  if (p.label) lines.push(`   label: ${terminalSafe(p.label)}`);
+  if (p.label) lines.push(`   label: ${displayLine(p.label)}`);
   lines.push(`   ${size(p)} bytes, sha256 ${p.sha256}`);
   if (s.matches !== null)
     lines.push(`   yara: ${s.matches.length === 0 ? 'no match' : s.matches.map((m) => m.rule).join(', ')}`);
   if (s.file !== null) lines.push(`   written to ${s.file}`);
-  else if (p.text !== undefined) lines.push(terminalSafe(p.text).replace(/\n?$/, ''));
+  else if (p.text !== undefined) lines.push(displayBlock(p.text).replace(/\n?$/, ''));
   else lines.push(`(binary; the first bytes: ${Buffer.from(p.bytes.subarray(0, 64)).toString('hex')})`);
   return `${lines.join('\n')}\n\n`;
 }

@@ -4,6 +4,7 @@
  * erased when the work is done. `RunProgress`: the progress of a command over files, on it.
  */
 import { statSync } from 'node:fs';
+import { displayLine } from '../display/index.js';
 
 export class Progress {
   private last = 0;
@@ -20,7 +21,9 @@ export class Progress {
     if (!force && now - this.last < 100) return;
     this.last = now;
     const width = Math.max(20, (this.stream.columns || 80) - 1);
-    this.stream.write(`\r\x1b[K${text.length > width ? `${text.slice(0, width - 1)}…` : text}`);
+    // The line names files: their names are shown escaped, and only the erase is a control.
+    const safe = displayLine(text);
+    this.stream.write(`\r\x1b[K${safe.length > width ? `${safe.slice(0, width - 1)}…` : safe}`);
     this.shown = true;
   }
 

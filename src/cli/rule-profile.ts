@@ -3,8 +3,10 @@
  * (time is sampled and extrapolated by the rule set), slowest first, on stderr and, for
  * `tae analyze -o`, in the JSON results as `rule_profile`.
  */
+import { displayLine } from '../display/index.js';
 import type { RuleSet } from '../sigma/index.js';
 import { plural } from './common.js';
+import { printErr } from './terminal.js';
 
 export interface RuleProfileRow {
   readonly rule_id: string | null;
@@ -39,7 +41,7 @@ export function ruleProfile(ruleSet: RuleSet): RuleProfileRow[] {
 export function printRuleProfile(rows: readonly RuleProfileRow[]): void {
   const lines = rows.map(
     (r) =>
-      `tae: profile: ${r.milliseconds.toFixed(3)} ms\t${plural(r.evaluations, 'evaluation')}\t${plural(r.matches, 'match')}\t${r.rule_id ?? '-'}\t${r.rule_title.replace(/[\t\r\n]/g, ' ')}\n`,
+      `tae: profile: ${r.milliseconds.toFixed(3)} ms\t${plural(r.evaluations, 'evaluation')}\t${plural(r.matches, 'match')}\t${displayLine(r.rule_id ?? '-')}\t${displayLine(r.rule_title.replace(/[\t\r\n]/g, ' '))}\n`,
   );
-  process.stderr.write(`tae: profile: ${rows.length} rules, slowest first\n${lines.join('')}`);
+  printErr(`tae: profile: ${rows.length} rules, slowest first\n${lines.join('')}`);
 }

@@ -8,6 +8,7 @@ import { Argument, type Command, Option } from 'commander';
 import { isTaeError, TaeError } from '../errors/index.js';
 import { openRuleLibrary, RULE_KINDS, type RuleKind, type RuleLibrary } from '../rules/index.js';
 import { dataOption, defaultDataDir } from './common.js';
+import { outJson } from './terminal.js';
 
 /** Where `tae serve` and others find the default directory (defined with the shared options). */
 export { defaultDataDir } from './common.js';
@@ -29,8 +30,6 @@ async function withLibrary<T>(flags: DataDirFlag, use: (library: RuleLibrary) =>
   }
 }
 
-const printJson = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-
 export function rulesCommand(program: Command): void {
   const rules = program.command('rules').description('import, list and read Sigma and YARA rule packs');
 
@@ -45,7 +44,7 @@ export function rulesCommand(program: Command): void {
     .addOption(dataDirOption())
     .action(async (pack: string, flags: DataDirFlag & { name?: string }) =>
       withLibrary(flags, async (library) => {
-        printJson(await library.addPack(pack, flags.name === undefined ? {} : { name: flags.name }));
+        outJson(await library.addPack(pack, flags.name === undefined ? {} : { name: flags.name }));
       }),
     );
 
@@ -60,13 +59,13 @@ export function rulesCommand(program: Command): void {
     .action(async (flags: DataDirFlag & { rules?: boolean; kind?: RuleKind; pack?: string }) =>
       withLibrary(flags, (library) => {
         if (flags.rules || flags.kind !== undefined || flags.pack !== undefined)
-          printJson(
+          outJson(
             library.list({
               ...(flags.kind ? { kind: flags.kind } : {}),
               ...(flags.pack ? { pack: flags.pack } : {}),
             }),
           );
-        else printJson({ packs: library.packs(), diagnostics: library.diagnostics });
+        else outJson({ packs: library.packs(), diagnostics: library.diagnostics });
       }),
     );
 
@@ -93,7 +92,7 @@ export function rulesCommand(program: Command): void {
     .action(async (kind: RuleKind, names: string[], flags: DataDirFlag) =>
       withLibrary(flags, (library) => {
         try {
-          printJson(library.get(kind, names));
+          outJson(library.get(kind, names));
         } catch (e) {
           // The endpoint's message, plus which names, which the command line can afford to say.
           if (isTaeError(e) && e.code === 'NOT_FOUND')

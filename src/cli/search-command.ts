@@ -19,6 +19,7 @@ import { printJson } from './json-output.js';
 import { streamRecords, writeRecords } from './output.js';
 import { column, type RecordSet, type Row } from './records.js';
 import { withFileIndex } from './search-files.js';
+import { errLine } from './terminal.js';
 
 interface SearchFlags extends EngineFlags, FormatFlags {
   filter?: string[];
@@ -138,7 +139,7 @@ async function runSearch(source: string, text: string, flags: SearchFlags): Prom
   const { files, unreadable } = await expandInputs([source], 'evtx');
   if (files.length === 0) return EXIT.INPUT;
   return withFileIndex({ files, sigma: flags.sigma === true }, async (index) => {
-    for (const e of index.errors) process.stderr.write(`tae: ${e.Error.message}\n`);
+    for (const e of index.errors) errLine(`tae: ${e.Error.message}`);
     if (flags.all) await streamRecords(EVENT_SET, batchesOf(index, request), format);
     else await printResponse(await index.search(request), flags, format);
     return runExit({ unreadable: unreadable + index.errors.length, recordsLost: false });

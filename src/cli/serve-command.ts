@@ -17,6 +17,7 @@ import {
 } from '../service/index.js';
 import { publicTtl, ttlText } from './engine-flags.js';
 import { defaultDataDir } from './rules-command.js';
+import { errLine, outLine, printErr } from './terminal.js';
 
 interface ServeFlags {
   port: number;
@@ -53,10 +54,9 @@ async function runServe(flags: ServeFlags): Promise<void> {
     ...(flags.memory ? { memory: true } : { dataDir: flags.data ?? defaultDataDir() }),
     publicTtlMs: flags.publicTtl,
     onRetentionSweep: (sweep) => {
-      if (listening && sweep.filesRemoved + sweep.jobsRemoved > 0)
-        process.stdout.write(`retention: ${removed(sweep)}\n`);
+      if (listening && sweep.filesRemoved + sweep.jobsRemoved > 0) outLine(`retention: ${removed(sweep)}`);
     },
-    onInternalError: (e, id) => process.stderr.write(`tae serve: error ${id}: ${(e as Error)?.stack ?? e}\n`),
+    onInternalError: (e, id) => printErr(`tae serve: error ${id}: ${(e as Error)?.stack ?? e}\n`),
   });
   try {
     const issued = flags.issueToken ? await engine.createToken({ level: flags.issueToken }) : null;
@@ -65,23 +65,22 @@ async function runServe(flags: ServeFlags): Promise<void> {
       port: flags.port,
       host: flags.host,
       brand: flags.brand,
-      onInternalError: (e, id) =>
-        process.stderr.write(`tae serve: error ${id}: ${(e as Error)?.stack ?? e}\n`),
+      onInternalError: (e, id) => printErr(`tae serve: error ${id}: ${(e as Error)?.stack ?? e}\n`),
       onClientAbort: (r) =>
-        process.stderr.write(`tae serve: client closed the connection mid-request: ${r.method} ${r.path}\n`),
+        errLine(`tae serve: client closed the connection mid-request: ${r.method} ${r.path}`),
     });
     // Handlers go in before the first line: a client that stops us as soon as it reads the URL
     // must meet our shutdown, not the default action of the signal.
     const stopped = nextSignal();
-    process.stdout.write(`${server.url}\n`);
-    if (issued !== null) process.stdout.write(`token ${issued.token} ${issued.level}\n`);
+    outLine(server.url);
+    if (issued !== null) outLine(`token ${issued.token} ${issued.level}`);
     const { publicTtlMs, sweepIntervalMs, lastSweep } = engine.retention;
-    process.stdout.write(
+    outLine(
       publicTtlMs === 0
-        ? 'retention: public data (made without a token) is kept forever\n'
+        ? 'retention: public data (made without a token) is kept forever'
         : `retention: public data (made without a token) is deleted ${ttlText(publicTtlMs)} after upload ` +
             `or job completion, checked every ${ttlText(sweepIntervalMs)}; at start ` +
-            `${lastSweep === null ? 'the sweep failed (error above)' : removed(lastSweep)}\n`,
+            `${lastSweep === null ? 'the sweep failed (error above)' : removed(lastSweep)}`,
     );
     listening = true;
     await stopped;

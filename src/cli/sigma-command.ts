@@ -19,6 +19,7 @@ import { eventWindowOf, ruleChoiceOf, type TriageFlags, triageOptions } from './
 import { printRuleProfile, ruleProfile } from './rule-profile.js';
 import { loadSigmaRules } from './sigma-rules.js';
 import { runSigmaOver } from './sigma-run.js';
+import { errLine } from './terminal.js';
 
 interface SigmaFlags extends FormatFlags, TriageFlags {
   cache?: boolean;
@@ -114,9 +115,8 @@ async function runSigmaCommand(operands: string[], flags: SigmaFlags): Promise<E
   }
   progress.finish({ records: result.events });
   rules.finish();
-  for (const f of result.failures) process.stderr.write(`tae: ${f.message}\n`);
-  for (const d of result.correlationDiagnostics)
-    process.stderr.write(`tae: warning: Sigma correlation: ${d.message}\n`);
+  for (const f of result.failures) errLine(`tae: ${f.message}`);
+  for (const d of result.correlationDiagnostics) errLine(`tae: warning: Sigma correlation: ${d.message}`);
   if (flags.profileRules) printRuleProfile(ruleProfile(rules.ruleSet));
   const decoded = new DecodeReport();
   decoded.add(result.diagnostics);
@@ -125,8 +125,8 @@ async function runSigmaCommand(operands: string[], flags: SigmaFlags): Promise<E
     format === 'table' ? ruleRecords(result.detections, result.events) : matchRecords(result.detections);
   await writeRecords(set, format);
   if (result.detections.total > result.detections.kept.length && format !== 'table')
-    process.stderr.write(
-      `tae: warning: only the first ${result.detections.kept.length} of ${result.detections.total} matches are listed\n`,
+    errLine(
+      `tae: warning: only the first ${result.detections.kept.length} of ${result.detections.total} matches are listed`,
     );
   return runExit({
     unreadable: unreadable + result.failures.length,

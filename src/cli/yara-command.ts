@@ -23,6 +23,7 @@ import { writeRecords } from './output.js';
 import { RunProgress } from './progress.js';
 import { column, type Row } from './records.js';
 import { yaraCacheDir } from './rule-cache.js';
+import { errLine } from './terminal.js';
 
 interface YaraFlags extends FormatFlags {
   rule?: string[];
@@ -151,8 +152,8 @@ async function runYaraCommand(paths: string[], flags: YaraFlags): Promise<ExitCo
     for (const [i, o] of outcomes.entries()) {
       const file = files[i]!;
       if (o.kind === 'timeout')
-        process.stderr.write(`tae: ${file}: scan timed out after ${Math.ceil(o.timeoutMs / 1000)} s\n`);
-      if (o.kind === 'failed') process.stderr.write(`tae: ${file}: ${o.message.replace(/\s*\n\s*/g, ' ')}\n`);
+        errLine(`tae: ${file}: scan timed out after ${Math.ceil(o.timeoutMs / 1000)} s`);
+      if (o.kind === 'failed') errLine(`tae: ${file}: ${o.message.replace(/\s*\n\s*/g, ' ')}`);
       if (o.kind !== 'matched') {
         failed++;
         continue;

@@ -6,6 +6,7 @@
  * `\u` escape, which `JSON.parse` reads back unchanged.
  */
 import { clip } from '../analysis/index.js';
+import { displayBlock } from '../display/index.js';
 
 /** Ids kept over all summaries: the analyzer caps a graph at 25,000 processes. */
 export const MAX_MEMBERS = 100_000;
@@ -60,6 +61,7 @@ export function groupByImage(ids: readonly string[]): MemberGroup[] {
 export function summaryDataBlock(metadata: unknown): string {
   const members = Object.entries(summaryMembers(metadata));
   if (members.length === 0) return '';
-  const data = Object.fromEntries(members.map(([key, ids]) => [key, groupByImage(ids)]));
+  // Shown with textContent: the same sanitiser as every other text of the page (esc).
+  const data = Object.fromEntries(members.map(([key, ids]) => [key, groupByImage(ids.map(displayBlock))]));
   return `<script type="application/json" id="pg-summary-data">${scriptJson(data)}</script>`;
 }

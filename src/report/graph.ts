@@ -6,6 +6,7 @@
  * page's own.
  */
 import type { Viz } from '@viz-js/viz';
+import { displayBlock } from '../display/index.js';
 import { esc } from './html.js';
 
 let viz: Promise<Viz> | undefined;
@@ -44,13 +45,23 @@ const ATTRIBUTES = new Set([
   'xml:space',
 ]);
 
-/** Keeps allowed elements (with allowed attributes) and all text; drops everything else. */
+/**
+ * Keeps allowed elements (with allowed attributes) and all text, shown through the page's one
+ * sanitiser (labels are process names and command lines); drops everything else.
+ */
 export function sanitizeSvg(svg: string): string {
   const body = svg
     .replace(/<\?xml[^>]*>/g, '')
     .replace(/<!DOCTYPE[^>]*>/gi, '')
     .replace(/<!--[\s\S]*?-->/g, '')
     .trim();
+  return allowedMarkup(body).replace(
+    /(^|>)([^<]+)/g,
+    (_, end: string, text: string) => end + displayBlock(text),
+  );
+}
+
+function allowedMarkup(body: string): string {
   return body.replace(
     /<(\/?)([A-Za-z][\w:.-]*)([^>]*?)(\/?)>|<|>/g,
     (whole, close, name, attrs, selfClose) => {

@@ -1,9 +1,11 @@
 /**
  * HTML text building. Every piece of data (event text, rule text, file names) goes through
- * `esc`, which also drops characters HTML cannot carry, so no input can open a tag, an
- * attribute or a comment.
+ * `esc`: first the one sanitiser for text a person reads (src/display: controls, bidi
+ * overrides and invisible marks shown as escapes), then entities, so no input can open a tag,
+ * an attribute or a comment, nor hide or reorder what the page shows.
  */
 import { clip } from '../analysis/index.js';
+import { displayBlock } from '../display/index.js';
 
 const ENTITIES: Readonly<Record<string, string>> = {
   '&': '&amp;',
@@ -13,14 +15,13 @@ const ENTITIES: Readonly<Record<string, string>> = {
   "'": '&#39;',
 };
 
-/** C0 controls other than tab and newline, lone surrogates and non-characters: not valid in HTML text. */
-const INVALID =
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/** Non-characters, which HTML text cannot carry and the sanitiser leaves alone. */
+const NONCHARACTER = /[\ufffe\uffff]/g;
 
 /** Escapes text for element content and double- or single-quoted attribute values. */
 export function esc(value: unknown): string {
-  return String(value ?? '')
-    .replace(INVALID, '\ufffd')
+  return displayBlock(String(value ?? ''))
+    .replace(NONCHARACTER, '\ufffd')
     .replace(/[&<>"']/g, (c) => ENTITIES[c]!);
 }
 

@@ -4,6 +4,7 @@
  * escaped, and a long value is cut to a window that still holds the first matched text, so a
  * `-enc` deep inside a long command line is shown rather than cut off.
  */
+import { displayLine } from '../display/index.js';
 
 /** A needle to highlight: literal text (compared case-insensitively) or a finder (regex). */
 export type Needle =
@@ -14,21 +15,8 @@ export type Needle =
 
 export type Span = readonly [start: number, end: number];
 
-const UNSAFE =
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-
 /** `\n`, `\r`, `\t`, `\xNN` for other controls, `\u{NNNN}` for invisible or lone characters. */
-export function escapeEvidence(text: string): string {
-  return text.replace(UNSAFE, (c) => {
-    const named = NAMED[c];
-    if (named !== undefined) return named;
-    const code = c.charCodeAt(0);
-    return code < 0x100
-      ? `\\x${code.toString(16).padStart(2, '0')}`
-      : `\\u{${code.toString(16).toUpperCase()}}`;
-  });
-}
+export const escapeEvidence: (text: string) => string = displayLine;
 
 /** Cuts at `end` without splitting a surrogate pair or an escape just made. */
 function cutAt(text: string, end: number): string {

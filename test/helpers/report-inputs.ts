@@ -12,6 +12,7 @@ import { exampleEvents } from '../../fixtures/example-events.js';
 import { hostileEvents, PAYLOADS } from '../../fixtures/hostile-events.js';
 import { noisyHostEvents } from '../../fixtures/stories/index.js';
 import { guid, u32 } from '../../fixtures/stories/sources.js';
+import { TERMINAL_HOSTILE, terminalHostileEvents } from '../../fixtures/terminal-hostile-events.js';
 import { reportRules } from '../../src/cli/analyze-output.js';
 import { analyzeFiles } from '../../src/cli/analyze-run.js';
 import { loadSigmaRules } from '../../src/cli/sigma-rules.js';
@@ -41,6 +42,10 @@ async function analyzed(
 
 export const exampleReportInput = () =>
   analyzed('example.evtx', writeEvtx(exampleEvents()), 'Threat analysis: example.evtx');
+
+/** The log whose every string field holds controls, ESC sequences and bidi overrides. */
+export const terminalReportInput = () =>
+  analyzed('terminal.evtx', writeEvtx(terminalHostileEvents()), `Report ${TERMINAL_HOSTILE}`);
 
 export async function hostileReportInput(): Promise<ReportInput> {
   const input = await analyzed('hostile.evtx', writeEvtx(hostileEvents()), `Report ${PAYLOADS.script}`);
