@@ -3,9 +3,10 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Command, CommanderError } from 'commander';
-import { isTaeError } from '../errors/index.js';
+import { isNoSpace, isTaeError } from '../errors/index.js';
 import { registerCommands } from './commands.js';
 import { EXIT } from './exit-codes.js';
+import { unnamedNoSpace } from './no-space.js';
 import { packageVersion } from './version.js';
 import { hasYoungLimit, releaseWorkerYoungGeneration, YOUNG_LIMIT } from './young-generation.js';
 
@@ -104,8 +105,14 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`tae: ${e.message}${e.code === 'LOCKED' ? `; ${LOCKED_HINT}` : ''}\n`);
       if (debug) process.stderr.write(`${e.stack}\n`);
       if (e.code === 'LOCKED') return EXIT.LOCKED;
+      if (isNoSpace(e)) return EXIT.NO_SPACE;
       if (e.code === 'INTERNAL') return EXIT.INTERNAL;
       return e.code === 'INVALID_ARGUMENT' ? EXIT.USAGE : EXIT.INPUT;
+    }
+    if (isNoSpace(e)) {
+      process.stderr.write(`tae: ${unnamedNoSpace(e)}\n`);
+      if (debug) process.stderr.write(`${(e as Error).stack}\n`);
+      return EXIT.NO_SPACE;
     }
     process.stderr.write(`tae: internal error: ${(e as Error).message}\n`);
     if (debug) process.stderr.write(`${(e as Error).stack}\n`);
@@ -116,6 +123,10 @@ async function main(argv: string[]): Promise<number> {
 // A reader that stops early (`tae parse x | head`) is not an error.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(EXIT.OK);
+  if (isNoSpace(e)) {
+    process.stderr.write('tae: cannot write standard output: no space left on the disk\n');
+    process.exit(EXIT.NO_SPACE);
+  }
 });
 
 main(process.argv).then(
