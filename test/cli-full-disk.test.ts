@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import { type SmallDisk, smallDisk, smallDiskUnavailable } from './helpers/small-disk.js';
 import { manyEventsLog, smallLog } from './helpers/small-log.js';
 
@@ -39,6 +39,7 @@ describe('tae on a full disk', { skip: SKIP }, () => {
     disk = await smallDisk(16);
     data = join(disk.dir, 'data');
   });
+  afterEach(() => disk.unfill()); // a failed test leaves the next one room
   after(() => disk?.close());
 
   test('tae analyze -o and --html exit 7 naming the file, and leave no partial file', async () => {
@@ -54,7 +55,6 @@ describe('tae on a full disk', { skip: SKIP }, () => {
       );
       assert.equal(existsSync(disk.outside(name)), false, `${name} was removed`);
     }
-    disk.unfill();
   });
 
   test('tae parse into a file on a full disk exits 7: standard output could not be written', async () => {
@@ -64,7 +64,6 @@ describe('tae on a full disk', { skip: SKIP }, () => {
       [r.code, r.stderr],
       [7, 'tae: cannot write standard output: no space left on the disk\n'],
     );
-    disk.unfill();
   });
 
   test('tae files upload exits 7 naming the data directory, and stores nothing', async () => {
@@ -76,7 +75,6 @@ describe('tae on a full disk', { skip: SKIP }, () => {
     );
     assert.deepEqual(readdirSync(disk.outside('data', 'files')), []);
     assert.deepEqual(readdirSync(disk.outside('data', 'tmp')), []);
-    disk.unfill();
   });
 
   test('tae jobs parse exits 7 when the job failed for want of space for its event index', async () => {

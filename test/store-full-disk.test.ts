@@ -14,7 +14,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import {
   type Auth,
   ENDPOINTS,
@@ -156,6 +156,7 @@ describe('tae serve with its data directory on a full disk', { skip: SKIP }, () 
     assert.equal(up.status, 200, up.text);
     f.kept = { id: JSON.parse(up.text).file_ids[0][0], sha: sha(kept) };
   });
+  afterEach(() => disk.unfill()); // a failed test leaves the next one room
   after(async () => {
     if (server !== undefined && server.child.exitCode === null) {
       server.child.kill('SIGTERM');
@@ -189,7 +190,6 @@ describe('tae serve with its data directory on a full disk', { skip: SKIP }, () 
       [f.parkedFile],
     );
     assert.equal(sha(readFileSync(disk.outside('data', 'files', f.kept.id))), f.kept.sha);
-    disk.unfill();
   });
 
   test('with not a byte left, every endpoint that writes answers its 507 row and changes nothing', async () => {
