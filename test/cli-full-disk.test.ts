@@ -57,6 +57,18 @@ describe('tae on a full disk', { skip: SKIP }, () => {
     }
   });
 
+  test('a rule cache on a full disk costs the run its cache, not its result, and keeps no partial entry', async () => {
+    disk.fill(16 * 1024);
+    const r = await disk.shell(
+      `TAE_CACHE_DIR=${join(disk.dir, 'cache')} exec $TAE analyze ${SMALL} --sigma -q`,
+    );
+    assert.deepEqual([r.code, r.stderr], [0, '']);
+    assert.deepEqual(
+      readdirSync(disk.outside('cache')).filter((n) => n.endsWith('.tmp')),
+      [],
+    );
+  });
+
   test('tae parse into a file on a full disk exits 7: standard output could not be written', async () => {
     disk.fill();
     const r = await disk.shell(`exec $TAE parse ${SMALL} > ${join(disk.dir, 'out.jsonl')}`);
