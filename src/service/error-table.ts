@@ -240,7 +240,7 @@ const FALLBACKS: Readonly<Record<FallbackSlug, RowSpec>> = { internal: INTERNAL_
 function fallbackRow(id: RaisedRowId): ErrorRow | undefined {
   const dot = id.lastIndexOf('.');
   const [endpoint, slug] = [id.slice(0, dot), id.slice(dot + 1)];
-  if (!(endpoint in ENDPOINTS) || !Object.hasOwn(FALLBACKS, slug)) return undefined;
+  if (!Object.hasOwn(ENDPOINTS, endpoint) || !Object.hasOwn(FALLBACKS, slug)) return undefined;
   const [status, code, message, origin] = FALLBACKS[slug as FallbackSlug];
   return { endpoint: endpoint as Endpoint, status, code, message, origin };
 }
