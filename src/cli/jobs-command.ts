@@ -7,6 +7,7 @@
  * (exit-codes.ts).
  */
 import type { Command } from 'commander';
+import { cannotWrite } from '../errors/index.js';
 import type { Insight } from '../insights/index.js';
 import { buildReport } from '../report/index.js';
 import { type Auth, type Engine, JOB_NO_SPACE_TEXT, type JobStatusResponse } from '../service/index.js';
@@ -15,7 +16,6 @@ import { type EngineFlags, engineOptions, withEngine } from './engine-flags.js';
 import { EXIT, type ExitCode, runExit } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
 import { printJson, writeJsonFile } from './json-output.js';
-import { cannotWrite } from './no-space.js';
 import { writeRecords } from './output.js';
 import { writeOutputFile } from './output-file.js';
 import { Progress } from './progress.js';

@@ -1,12 +1,9 @@
 /**
  * A full disk on the command line: exit 7 (exit-codes.ts) and one line naming what could not
- * be written, `cannot write <what>: no space left on the disk`. The service's own text says
- * "the data directory's disk" without naming it; here the directory is named.
+ * be written, `cannot write <what>: no space left on the disk` (errors' `cannotWrite`). The
+ * service's own text says "the data directory's disk" without naming it; here it is named.
  */
-import { isNoSpace, noSpaceError, type TaeError } from '../errors/index.js';
-
-export const cannotWrite = (what: string, cause?: unknown): TaeError =>
-  noSpaceError(`cannot write ${what}: no space left on the disk`, cause);
+import { cannotWrite, isNoSpace } from '../errors/index.js';
 
 /** `e` as the data directory's full disk when it means one, else `e` unchanged. */
 export const inDataDir = (e: unknown, dir: string): unknown =>
@@ -18,6 +15,6 @@ export const inDataDir = (e: unknown, dir: string): unknown =>
  */
 export function unnamedNoSpace(e: unknown): string {
   const path = (e as { path?: unknown }).path;
-  if (typeof path === 'string') return `cannot write ${path}: no space left on the disk`;
+  if (typeof path === 'string') return cannotWrite(path).message;
   return `no space left on the disk (${e instanceof Error ? e.message : String(e)})`;
 }

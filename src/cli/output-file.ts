@@ -6,8 +6,7 @@
  * else stays `cannot write <path>: <code>` (exit 3).
  */
 import { closeSync, fstatSync, openSync, rmSync, writeSync } from 'node:fs';
-import { isNoSpace, TaeError } from '../errors/index.js';
-import { cannotWrite } from './no-space.js';
+import { cannotWrite, isNoSpace, TaeError } from '../errors/index.js';
 
 function writeAll(fd: number, bytes: Uint8Array): void {
   for (let at = 0; at < bytes.byteLength; ) {

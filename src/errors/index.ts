@@ -59,10 +59,10 @@ export class TaeError extends Error {
 export const isTaeError = (e: unknown): e is TaeError => e instanceof TaeError;
 
 export {
+  cannotWrite,
   fromThreadFailure,
   isNoSpace,
   NO_SPACE_TEXT,
-  noSpaceError,
   type ThreadFailure,
   threadFailure,
 } from './no-space.js';

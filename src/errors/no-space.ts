@@ -25,9 +25,13 @@ export function isNoSpace(e: unknown): boolean {
   return false;
 }
 
-/** A NO_SPACE error saying what could not be written, e.g. `cannot write out.json: no space…`. */
-export function noSpaceError(message: string, cause?: unknown): TaeError {
-  return new TaeError('NO_SPACE', message, cause === undefined ? {} : { cause });
+/** The NO_SPACE error of a write that names what it wrote: `cannot write <what>: no space left on the disk`. */
+export function cannotWrite(what: string, cause?: unknown): TaeError {
+  return new TaeError(
+    'NO_SPACE',
+    `cannot write ${what}: no space left on the disk`,
+    cause === undefined ? {} : { cause },
+  );
 }
 
 /** A failure as a thread reports it: structured cloning keeps an error's message, not its code. */
