@@ -7,7 +7,6 @@
  * carry are scanned with YARA rules: the packs' (or `--pack`'s), or the `--rule` files ending
  * in .yar or .yara (other `--rule` files stay Sigma rules).
  */
-import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { TaeError } from '../errors/index.js';
@@ -23,6 +22,7 @@ import { type FormatFlags, formatOf, formatOptions } from './formats.js';
 import { expandInputs, inputsHelp } from './inputs.js';
 import { writeJsonFile } from './json-output.js';
 import { Output, writeRecords } from './output.js';
+import { writeOutputFile } from './output-file.js';
 import { Progress, RunProgress } from './progress.js';
 import { yaraCacheDir } from './rule-cache.js';
 import { eventWindowOf, ruleChoiceOf, type TriageFlags, triageOptions } from './rule-filter.js';
@@ -85,18 +85,6 @@ export function analyzeCommand(program: Command, setExit: (code: ExitCode) => vo
   formatOptions(command, { timesketch: true }).action(async (files: string[], flags: AnalyzeFlags) => {
     setExit(await runAnalyze(files, flags));
   });
-}
-
-function writeOut(path: string, text: string): void {
-  try {
-    writeFileSync(path, text);
-  } catch (e) {
-    throw new TaeError(
-      'INPUT_UNREADABLE',
-      `cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
-      { cause: e },
-    );
-  }
 }
 
 /** SOURCE_DATE_EPOCH (seconds) pins the report's time, for reproducible reports. */
@@ -198,7 +186,7 @@ async function runAnalyze(operands: string[], flags: AnalyzeFlags): Promise<Exit
       sigmaRules: reportRules(result.detections),
       sigmaRan: sigma !== undefined,
     });
-    writeOut(flags.html, html);
+    writeOutputFile(flags.html, [html]);
     written.push(flags.html);
   }
   if (!flags.quiet) {

@@ -57,15 +57,18 @@ export function readEntry<T>(file: string, decode: (raw: unknown) => T): T | und
 
 /** Best effort: a cache that cannot be written costs the next run its parse, nothing else. */
 export function write(dir: string, file: string, key: string, entry: object, maxBytes: number): void {
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     const bytes = serialize({ format: RULE_CACHE_FORMAT, key, ...entry });
     if (bytes.length > MAX_ENTRY_BYTES) return;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     writeFileSync(tmp, bytes, { mode: 0o600, flag: 'wx' });
     renameSync(tmp, file);
     evict(dir, maxBytes);
   } catch {
-    // read-only or full disk: run uncached
+    // Read-only or full disk: run uncached, leaving no part of the entry (no name evicts it).
+    try {
+      rmSync(tmp, { force: true });
+    } catch {}
   }
 }

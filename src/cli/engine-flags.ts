@@ -11,6 +11,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { isTaeError, TaeError } from '../errors/index.js';
 import { type Auth, ENC_KEY_FORMAT, Engine, type KeyProblem } from '../service/index.js';
 import { dataOption, defaultDataDir } from './common.js';
+import { inDataDir } from './no-space.js';
 
 export interface EngineFlags {
   data?: string;
@@ -54,13 +55,16 @@ export async function withEngine<T>(
   use: (engine: Engine, auth: Auth) => Promise<T>,
   options: { readonly decodeThreads?: number } = {},
 ): Promise<T> {
+  const dataDir = flags.data ?? defaultDataDir();
   // Retention is the server's (tae serve --public-ttl): a short command must not sweep by
   // another policy than the one the operator gave the server.
-  const engine = await Engine.open({ dataDir: flags.data ?? defaultDataDir(), publicTtlMs: 0, ...options });
+  const engine = await Engine.open({ dataDir, publicTtlMs: 0, ...options }).catch((e: unknown) => {
+    throw inDataDir(e, dataDir);
+  });
   try {
     return await use(engine, authOf(flags));
   } catch (e) {
-    throw keyWorded(e);
+    throw keyWorded(inDataDir(e, dataDir));
   } finally {
     await engine.close();
   }

@@ -1,6 +1,7 @@
 /**
  * The CLI's one table of exit codes (README "Exit codes"), and how a run that finished picks
- * its code. Usage (2) and internal (4) errors stop a run and are returned by main.ts.
+ * its code. Usage (2), internal (4), locked (6) and no-space (7) errors stop a run and are
+ * returned by main.ts.
  */
 export const EXIT = {
   OK: 0,
@@ -14,6 +15,8 @@ export const EXIT = {
   DECODE_LOSS: 5,
   /** Another process holds the data directory (its `tae serve`); the message names its pid. */
   LOCKED: 6,
+  /** No space left on a disk written to (an output file, standard output, the data directory). */
+  NO_SPACE: 7,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -3,20 +3,21 @@
  * runs queued jobs while a command holds it open, so `parse` (and `get --wait`) wait for the
  * job by default; a job left queued runs the next time the directory is opened (`tae serve`).
  * `get` writes the job's results as JSON (`--out`) or as the HTML report (`--html`). Exit 3
- * for a Failed job, 5 when a completed parse job lost records (exit-codes.ts).
+ * for a Failed job (7 when a full disk stopped it), 5 when a completed parse job lost records
+ * (exit-codes.ts).
  */
-import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { TaeError } from '../errors/index.js';
+import { cannotWrite } from '../errors/index.js';
 import type { Insight } from '../insights/index.js';
 import { buildReport } from '../report/index.js';
-import type { Auth, Engine, JobStatusResponse } from '../service/index.js';
-import { intFlag } from './common.js';
+import { type Auth, type Engine, JOB_NO_SPACE_TEXT, type JobStatusResponse } from '../service/index.js';
+import { defaultDataDir, intFlag } from './common.js';
 import { type EngineFlags, engineOptions, withEngine } from './engine-flags.js';
 import { EXIT, type ExitCode, runExit } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
 import { printJson, writeJsonFile } from './json-output.js';
 import { writeRecords } from './output.js';
+import { writeOutputFile } from './output-file.js';
 import { Progress } from './progress.js';
 import { column, type RecordSet } from './records.js';
 import { errLine, outLine } from './terminal.js';
@@ -68,27 +69,25 @@ function insightRows(insights: readonly Insight[]): RecordSet['rows'] {
 async function show(job: JobStatusResponse, flags: ResultFlags): Promise<ExitCode> {
   const format = formatOf(flags);
   const insights = job.insights ?? [];
-  const write = (path: string, text: string) => {
-    try {
-      writeFileSync(path, text);
-    } catch (e) {
-      throw new TaeError(
-        'INPUT_UNREADABLE',
-        `cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
-      );
-    }
-  };
   if (flags.out) writeJsonFile(flags.out, job);
   if (flags.html && job.status === 'Completed')
-    write(
-      flags.html,
+    writeOutputFile(flags.html, [
       await buildReport({ title: `Threat analysis: job ${job.job_name}`, generatedAt: Date.now(), insights }),
-    );
+    ]);
   if (format === 'json') await printJson(job);
   else {
     outLine(`${job.job_name} (${job.id}): ${job.status}`);
     const columns = [column('type', 'Insight'), column('title', 'Title'), column('size', 'Entries')];
     if (insights.length > 0) await writeRecords({ columns, rows: insightRows(insights) }, format);
+  }
+  // The job's own Error insight is all a job status says of why it failed.
+  if (
+    job.status === 'Failed' &&
+    insights.some((i) => 'Error' in i && i.Error.message === JOB_NO_SPACE_TEXT)
+  ) {
+    const full = cannotWrite(`to the data directory ${flags.data ?? defaultDataDir()}`);
+    errLine(`tae: job ${job.job_name}: ${full.message}`);
+    return EXIT.NO_SPACE;
   }
   return runExit({ unreadable: job.status === 'Failed' ? 1 : 0, recordsLost: reportLostRecords(job) });
 }

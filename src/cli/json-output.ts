@@ -3,10 +3,9 @@
  * byte for byte, but in pieces: a 1 GB job's 6.7 MB result as one string, then as one buffer to
  * write, lifted the CLI's peak RSS by about 45 MiB just as the job ended.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
 import { displayJson } from '../display/index.js';
-import { TaeError } from '../errors/index.js';
 import { Output } from './output.js';
+import { writeOutputFile } from './output-file.js';
 
 /** Levels of objects and arrays walked; deeper values are stringified whole. */
 const WALKED_LEVELS = 5;
@@ -73,21 +72,7 @@ export async function printJson(value: unknown, out = new Output()): Promise<voi
   await out.flush();
 }
 
-/** Writes the document to the file at `path` (replaced). */
+/** Writes the document to the file at `path` (replaced), whole or not at all. */
 export function writeJsonFile(path: string, value: unknown): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, 'w');
-    for (const batch of batches(value)) writeSync(fd, batch);
-  } catch (e) {
-    throw new TaeError(
-      'INPUT_UNREADABLE',
-      `cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
-      {
-        cause: e,
-      },
-    );
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
+  writeOutputFile(path, batches(value));
 }

@@ -3,9 +3,10 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Command, CommanderError } from 'commander';
-import { isTaeError } from '../errors/index.js';
+import { isNoSpace, isTaeError } from '../errors/index.js';
 import { registerCommands } from './commands.js';
 import { EXIT } from './exit-codes.js';
+import { unnamedNoSpace } from './no-space.js';
 import { controlErr, errLine, printErr } from './terminal.js';
 import { packageVersion } from './version.js';
 import { hasYoungLimit, releaseWorkerYoungGeneration, YOUNG_LIMIT } from './young-generation.js';
@@ -105,8 +106,14 @@ async function main(argv: string[]): Promise<number> {
       errLine(`tae: ${e.message}${e.code === 'LOCKED' ? `; ${LOCKED_HINT}` : ''}`);
       if (debug) printErr(`${e.stack}\n`);
       if (e.code === 'LOCKED') return EXIT.LOCKED;
+      if (isNoSpace(e)) return EXIT.NO_SPACE;
       if (e.code === 'INTERNAL') return EXIT.INTERNAL;
       return e.code === 'INVALID_ARGUMENT' ? EXIT.USAGE : EXIT.INPUT;
+    }
+    if (isNoSpace(e)) {
+      errLine(`tae: ${unnamedNoSpace(e)}`);
+      if (debug) printErr(`${(e as Error).stack}\n`);
+      return EXIT.NO_SPACE;
     }
     errLine(`tae: internal error: ${(e as Error).message}`);
     if (debug) printErr(`${(e as Error).stack}\n`);
@@ -117,6 +124,10 @@ async function main(argv: string[]): Promise<number> {
 // A reader that stops early (`tae parse x | head`) is not an error.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(EXIT.OK);
+  if (isNoSpace(e)) {
+    errLine('tae: cannot write standard output: no space left on the disk');
+    process.exit(EXIT.NO_SPACE);
+  }
 });
 
 main(process.argv).then(

@@ -5,7 +5,7 @@
  * with its records; with `--yara`, the rules that match each. Unreadable inputs and scans that
  * fail are reported after the others (exit 3); lost records exit 5.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { isTaeError } from '../errors/index.js';
@@ -17,6 +17,7 @@ import { DecodeReport } from './decode-report.js';
 import { EXIT, runExit } from './exit-codes.js';
 import { expandInputs, inputsHelp } from './inputs.js';
 import { Output } from './output.js';
+import { writeOutputFile } from './output-file.js';
 import { jsonLine, payloadFileName, type ShownPayload, textBlock } from './payloads-output.js';
 import { errLine } from './terminal.js';
 import { compileYaraFlags } from './yara-command.js';
@@ -137,8 +138,8 @@ async function runPayloads(operands: string[], flags: PayloadsFlags): Promise<nu
   const out = new Output();
   if (flags.out !== undefined) {
     mkdirSync(flags.out, { recursive: true });
-    for (const s of shown) writeFileSync(join(flags.out, s.file!), s.payload.text ?? s.payload.bytes);
-    writeFileSync(join(flags.out, 'index.jsonl'), shown.map(jsonLine).join(''));
+    for (const s of shown) writeOutputFile(join(flags.out, s.file!), [s.payload.text ?? s.payload.bytes]);
+    writeOutputFile(join(flags.out, 'index.jsonl'), [shown.map(jsonLine).join('')]);
   }
   for (const s of shown)
     await (flags.format === 'jsonl' ? out.write(jsonLine(s)) : out.writeText(textBlock(s)));

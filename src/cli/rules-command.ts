@@ -8,6 +8,7 @@ import { Argument, type Command, Option } from 'commander';
 import { isTaeError, TaeError } from '../errors/index.js';
 import { openRuleLibrary, RULE_KINDS, type RuleKind, type RuleLibrary } from '../rules/index.js';
 import { dataOption, defaultDataDir } from './common.js';
+import { inDataDir } from './no-space.js';
 import { outJson } from './terminal.js';
 
 /** Where `tae serve` and others find the default directory (defined with the shared options). */
@@ -22,9 +23,15 @@ interface DataDirFlag {
 const dataDirOption = () => new Option('--data-dir <dir>', 'the same as --data').hideHelp();
 
 async function withLibrary<T>(flags: DataDirFlag, use: (library: RuleLibrary) => Promise<T> | T): Promise<T> {
-  const library = await openRuleLibrary({ dataDir: flags.data ?? flags.dataDir ?? defaultDataDir() });
+  const dataDir = flags.data ?? flags.dataDir ?? defaultDataDir();
+  // The library's index is a database in the data directory, written on first use too.
+  const library = await openRuleLibrary({ dataDir }).catch((e: unknown) => {
+    throw inDataDir(e, dataDir);
+  });
   try {
     return await use(library);
+  } catch (e) {
+    throw inDataDir(e, dataDir);
   } finally {
     library.close();
   }

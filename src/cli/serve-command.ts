@@ -16,6 +16,7 @@ import {
   type SubscriptionLevel,
 } from '../service/index.js';
 import { publicTtl, ttlText } from './engine-flags.js';
+import { inDataDir } from './no-space.js';
 import { defaultDataDir } from './rules-command.js';
 import { errLine, outLine, printErr } from './terminal.js';
 
@@ -50,13 +51,16 @@ const nextSignal = () =>
 
 async function runServe(flags: ServeFlags): Promise<void> {
   let listening = false;
+  const dataDir = flags.memory ? undefined : (flags.data ?? defaultDataDir());
   const engine = await Engine.open({
-    ...(flags.memory ? { memory: true } : { dataDir: flags.data ?? defaultDataDir() }),
+    ...(dataDir === undefined ? { memory: true } : { dataDir }),
     publicTtlMs: flags.publicTtl,
     onRetentionSweep: (sweep) => {
       if (listening && sweep.filesRemoved + sweep.jobsRemoved > 0) outLine(`retention: ${removed(sweep)}`);
     },
     onInternalError: (e, id) => printErr(`tae serve: error ${id}: ${(e as Error)?.stack ?? e}\n`),
+  }).catch((e: unknown) => {
+    throw dataDir === undefined ? e : inDataDir(e, dataDir);
   });
   try {
     const issued = flags.issueToken ? await engine.createToken({ level: flags.issueToken }) : null;

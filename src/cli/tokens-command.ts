@@ -8,6 +8,7 @@ import { issueToken, SUBSCRIPTION_LEVELS, type SubscriptionLevel } from '../serv
 import { defaultDataDir } from './common.js';
 import { type EngineFlags, engineOptions } from './engine-flags.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
+import { inDataDir } from './no-space.js';
 import { writeRecords } from './output.js';
 import { column } from './records.js';
 
@@ -25,7 +26,10 @@ export function tokensCommand(program: Command): void {
   formatOptions(create, { timesketch: false }).action(
     async (flags: EngineFlags & FormatFlags & { level: SubscriptionLevel }) => {
       const format = formatOf(flags);
-      const issued = await issueToken(flags.data ?? defaultDataDir(), { level: flags.level });
+      const dataDir = flags.data ?? defaultDataDir();
+      const issued = await issueToken(dataDir, { level: flags.level }).catch((e: unknown) => {
+        throw inDataDir(e, dataDir);
+      });
       await writeRecords(
         {
           columns: [column('token', 'Token'), column('level', 'Level')],

@@ -23,6 +23,11 @@ export const ERROR_CODES = {
   INTERNAL: 500,
   /** A native package (YARA-X, SQLite) has no binary for this platform. */
   NATIVE_UNAVAILABLE: 501,
+  /**
+   * A write found no space left on its disk (or the user's quota): see no-space.ts. 507
+   * Insufficient Storage (RFC 4918), a status the spec does not list (README "Interface decisions").
+   */
+  NO_SPACE: 507,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -52,6 +57,15 @@ export class TaeError extends Error {
 }
 
 export const isTaeError = (e: unknown): e is TaeError => e instanceof TaeError;
+
+export {
+  cannotWrite,
+  fromThreadFailure,
+  isNoSpace,
+  NO_SPACE_TEXT,
+  type ThreadFailure,
+  threadFailure,
+} from './no-space.js';
 
 /** Fails with a message that names the option, as every public function validates at its door. */
 export function invalidOption(option: string, expectation: string, got: unknown): TaeError {

@@ -5,7 +5,13 @@
  */
 export { decodeInput, decodeResult } from './codec.js';
 export { proposeJobName } from './names.js';
-export { type JobStatusEvent, Scheduler, type SchedulerOptions, type SubmitJob } from './scheduler.js';
+export {
+  JOB_NO_SPACE_TEXT,
+  type JobStatusEvent,
+  Scheduler,
+  type SchedulerOptions,
+  type SubmitJob,
+} from './scheduler.js';
 export { createSigmaFileRunner, type SigmaFileRunnerOptions } from './sigma-file.js';
 export {
   JOB_CATEGORY,

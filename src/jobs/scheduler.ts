@@ -6,7 +6,7 @@
  * deletion and shutdown never race a finishing runner into a wrong state.
  */
 import { AAD, newDataKey, newId, open, seal } from '../crypto/index.js';
-import { isTaeError, TaeError } from '../errors/index.js';
+import { isNoSpace, isTaeError, NO_SPACE_TEXT, TaeError } from '../errors/index.js';
 import { errorInsight, type Insight, isErrorInsight } from '../insights/index.js';
 import { type JobRow, type JobStatus, openContent, readContent, type Store } from '../store/index.js';
 import { decodeInput, encodeInput, encodeResult } from './codec.js';
@@ -46,6 +46,9 @@ interface Running {
 }
 
 const CLOSE_GRACE_MS = 5000;
+
+/** A job stopped by a full disk: the Error insight its status shows (README "Interface decisions"). */
+export const JOB_NO_SPACE_TEXT = `${NO_SPACE_TEXT} while processing the job`;
 
 export class Scheduler {
   private readonly running = new Map<string, Running>();
@@ -102,8 +105,11 @@ export class Scheduler {
       this.finishEarly(row, ownerKey, this.poisoned(row));
       return;
     }
+    // The write first: one that fails (a full disk) must leave the job parked for the next poll,
+    // not holding a key that makes every later poll think it armed.
+    const armed = this.o.store.jobs.arm(row.id);
     this.ownerKeys.set(row.id, ownerKey);
-    if (this.o.store.jobs.arm(row.id)) this.pump();
+    if (armed) this.pump();
   }
 
   /** Cancels a Pending or Processing job: it becomes Failed with an Error insight at once. */
@@ -191,17 +197,32 @@ export class Scheduler {
     if (signal.aborted) return; // whoever aborted (cancel, delete, close) has written the outcome
     try {
       const status = insights.length > 0 && insights.every(isErrorInsight) ? 'Failed' : 'Completed';
-      if (this.o.store.jobs.finish(row.id, status, encodeResult(row, insights, ownerKey), Date.now())) {
-        this.emit(row, status);
-      }
+      this.finish(row, status, insights, ownerKey);
     } catch (e) {
-      this.o.onInternalError?.(e, newId()); // the job stays Processing; the next open re-queues it
+      try {
+        // Results that do not fit the space left: a few bytes saying so may still fit.
+        if (!isNoSpace(e)) throw e;
+        this.finish(row, 'Failed', [errorInsight(JOB_NO_SPACE_TEXT)], ownerKey);
+      } catch (again) {
+        this.o.onInternalError?.(again, newId()); // the job stays Processing; the next open re-queues it
+      }
     } finally {
       this.ownerKeys.delete(row.id);
     }
   }
 
+  private finish(
+    row: JobRow,
+    status: 'Completed' | 'Failed',
+    insights: readonly Insight[],
+    ownerKey: Buffer | null,
+  ): void {
+    if (this.o.store.jobs.finish(row.id, status, encodeResult(row, insights, ownerKey), Date.now()))
+      this.emit(row, status);
+  }
+
   private failure(e: unknown): Insight {
+    if (isNoSpace(e)) return errorInsight(JOB_NO_SPACE_TEXT);
     if (isTaeError(e) && e.code !== 'INTERNAL') return errorInsight(e.message);
     const errorId = newId();
     this.o.onInternalError?.(e, errorId);

@@ -19,7 +19,7 @@ import {
   RecordSet,
   sigmaRuleRef,
 } from '../analysis/index.js';
-import { checkOptionKeys, invalidOption, TaeError } from '../errors/index.js';
+import { cannotWrite, checkOptionKeys, invalidOption, isNoSpace, TaeError } from '../errors/index.js';
 import { type ErrorInsight, errorInsight } from '../insights/index.js';
 import { eventDescriber } from '../lookup/index.js';
 import { checkSourceFile, type DecodePool } from '../parse/index.js';
@@ -186,7 +186,8 @@ export async function build(options: BuildIndexOptions): Promise<EvtxIndex> {
     return new OpenIndex({ id: randomUUID(), name, path: target.path, tempDir, key: target.key, errors });
   } catch (e) {
     if (tempDir !== null) rmSync(tempDir, { recursive: true, force: true });
-    throw e;
+    // One code for a full disk, whichever layer of the build met it (SQLite, a file, a thread).
+    throw isNoSpace(e) ? cannotWrite(`the index ${target.path}`, e) : e;
   } finally {
     target.key?.fill(0);
   }

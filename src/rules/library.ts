@@ -263,14 +263,15 @@ export class RuleLibrary {
 
   private ensureBuiltin(): void {
     if (this.builtinIndexed) return;
-    this.builtinIndexed = true;
     const existing = this.store.packBy('name', BUILTIN_PACK);
     if (!this.settings.builtin) {
       if (existing !== undefined) this.store.deletePack(existing.id);
+      this.builtinIndexed = true;
       return;
     }
     const dir = builtinPackDir();
     if (dir === undefined) {
+      this.builtinIndexed = true;
       this.libraryProblems.push({
         pack: BUILTIN_PACK,
         code: 'pack.missing',
@@ -278,6 +279,9 @@ export class RuleLibrary {
       });
       return;
     }
+    // Marked only once indexed: a write that failed (a full disk) is tried again on next use,
+    // rather than the library going on without its builtin rules.
     this.apply(dir, 'builtin', scanDirectory(dir, this.settings.limits), undefined);
+    this.builtinIndexed = true;
   }
 }

@@ -4,6 +4,7 @@
  * moves the built blocks into the index.
  */
 import { Worker } from 'node:worker_threads';
+import { fromThreadFailure, threadFailure } from '../errors/index.js';
 import type { BlockWorkerReply } from './block-worker.js';
 import { type BlockPlan, blockBuilt, buildClaimedBlocks, closeGate } from './blocks.js';
 
@@ -27,11 +28,17 @@ export function startBuilders(plan: BlockPlan, count: number): Promise<void>[] {
         reply = m;
       });
       worker.on('error', (e) => {
-        reply ??= { kind: 'failed', message: e.message };
+        reply ??= { kind: 'failed', failure: threadFailure(e) };
       });
       worker.on('exit', (code) => {
         if (reply?.kind === 'done') resolve();
-        else reject(new Error(reply?.kind === 'failed' ? reply.message : `block builder exited (${code})`));
+        else
+          reject(
+            fromThreadFailure(
+              reply?.kind === 'failed' ? reply.failure : threadFailure(`exited (${code})`),
+              'block builder failed',
+            ),
+          );
       });
     });
   });

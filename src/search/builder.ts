@@ -8,7 +8,7 @@
 import { availableParallelism } from 'node:os';
 import type { Piscina } from 'piscina';
 import type { DescribeEvent, SigmaMatchInput } from '../analysis/index.js';
-import { invalidOption, TaeError } from '../errors/index.js';
+import { fromThreadFailure, invalidOption, TaeError } from '../errors/index.js';
 import type { Diagnostic, EvtxEvent } from '../evtx/index.js';
 import { isBuiltinDescriber } from '../lookup/index.js';
 import type { PackedRows, RowRef } from '../rows/index.js';
@@ -22,6 +22,7 @@ import {
   removeFile,
   stagePath,
 } from './complete.js';
+import type { FinishOutcome } from './finish-worker.js';
 import { blockRowsFor } from './schema.js';
 import {
   inThreadStager,
@@ -376,7 +377,15 @@ async function inWorker(task: FinishTask, signal?: AbortSignal): Promise<FinishR
     resourceLimits: { maxYoungGenerationSizeMb: 8 },
   });
   try {
-    return (await pool.run(task, signal ? { signal } : {})) as FinishResult;
+    const outcome = (await pool.run(task, signal ? { signal } : {})) as FinishOutcome;
+    switch (outcome.kind) {
+      case 'file':
+        return outcome;
+      case 'failed':
+        throw fromThreadFailure(outcome.failure, 'event index build failed');
+      default:
+        return outcome satisfies never;
+    }
   } catch (e) {
     if (signal?.aborted) throw new TaeError('CANCELLED', 'index build cancelled', { cause: e });
     if (e instanceof TaeError) throw e;

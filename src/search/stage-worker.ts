@@ -3,6 +3,7 @@
  * batch, in one transaction each; replies once per batch so the job's thread can pace itself.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { threadFailure } from '../errors/index.js';
 import { eventDescriber } from '../lookup/index.js';
 import { fromWire, type WireBatch } from './stage-wire.js';
 import { openStage, type WriterReply } from './stager.js';
@@ -21,7 +22,7 @@ try {
   stage = openStage(path, key, builtinDescribe ? eventDescriber() : undefined, false);
   reply({ kind: 'opened' });
 } catch (e) {
-  reply({ kind: 'failed', message: (e as Error).message });
+  reply({ kind: 'failed', failure: threadFailure(e) });
 } finally {
   key?.fill(0); // this thread's copy: SQLite keeps what it needs
 }
@@ -43,6 +44,6 @@ port.on('message', (m: Request) => {
     }
   } catch (e) {
     stage = undefined;
-    reply({ kind: 'failed', message: (e as Error).message });
+    reply({ kind: 'failed', failure: threadFailure(e) });
   }
 });

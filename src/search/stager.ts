@@ -8,7 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import { openSqlite, type SqliteDatabase } from '../../native/sqlite.js';
 import type { DescribeEvent } from '../analysis/index.js';
-import { TaeError } from '../errors/index.js';
+import { fromThreadFailure, type TaeError, type ThreadFailure, threadFailure } from '../errors/index.js';
 import type { EvtxEvent } from '../evtx/index.js';
 import { indexRow, type PackedRows, type RowRef } from '../rows/index.js';
 import { BUILD_CACHE_KIB, configure, keyOption, stagePath } from './complete.js';
@@ -128,7 +128,7 @@ export type WriterReply =
   | { readonly kind: 'opened' }
   | { readonly kind: 'written' }
   | { readonly kind: 'closed' }
-  | { readonly kind: 'failed'; readonly message: string };
+  | { readonly kind: 'failed'; readonly failure: ThreadFailure };
 
 /** A writer thread; `builtinDescribe`: messages from the built-in lookup data (else none). */
 export function threadStager(path: string, key: Uint8Array | null, builtinDescribe: boolean): Stager {
@@ -142,8 +142,8 @@ export function threadStager(path: string, key: Uint8Array | null, builtinDescri
   let failure: TaeError | undefined;
   let wake: (() => void) | undefined;
   let closed: { resolve: () => void; reject: (e: unknown) => void } | undefined;
-  const fail = (message: string) => {
-    failure ??= new TaeError('INTERNAL', `event index staging failed: ${message}`);
+  const fail = (f: ThreadFailure) => {
+    failure ??= fromThreadFailure(f, 'event index staging failed');
     wake?.();
     closed?.reject(failure);
   };
@@ -160,16 +160,16 @@ export function threadStager(path: string, key: Uint8Array | null, builtinDescri
         closed?.resolve();
         return;
       case 'failed':
-        fail(m.message);
+        fail(m.failure);
         return;
       default:
         m satisfies never;
     }
   });
-  worker.on('error', (e) => fail(e.message));
+  worker.on('error', (e) => fail(threadFailure(e)));
   let finished = false;
   worker.on('exit', (code) => {
-    if (!finished) fail(`writer thread exited (${code})`);
+    if (!finished) fail(threadFailure(`writer thread exited (${code})`));
   });
   const check = () => {
     if (failure !== undefined) throw failure;

@@ -5,7 +5,7 @@
  * Sigma and YARA over supplied data run in worker threads with a time limit per request, so the
  * event loop stays free for every other caller.
  */
-import { isTaeError, TaeError } from '../errors/index.js';
+import { isNoSpace, isTaeError, TaeError } from '../errors/index.js';
 import { type LookupRequest, type LookupResult, lookup as lookupRows } from '../lookup/index.js';
 import type { SigmaDataRequest, SigmaDataResponse } from '../sigma/index.js';
 import { runYara, type YaraDataRequest, type YaraDataResponse } from '../yara/index.js';
@@ -43,9 +43,13 @@ function stamped<R>(endpoint: Endpoint, run: () => R): R {
   }
 }
 
-/** The endpoint's table row with the same status and message, else the message as raised. */
+/**
+ * The endpoint's table row with the same status and message, else the message as raised. A
+ * full disk under a module's own code (the rule library's `INPUT_UNREADABLE`) is the engine's
+ * 507, not the module's answer.
+ */
 function restamp(endpoint: Endpoint, e: unknown): unknown {
-  if (!isTaeError(e) || e.status >= 500) return e;
+  if (!isTaeError(e) || e.status >= 500 || isNoSpace(e)) return e;
   const id = rowIdsOf(endpoint).find(
     (i) => ERROR_ROWS[i]?.status === e.status && ERROR_ROWS[i].message === e.message,
   );

@@ -8,7 +8,7 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { newId } from '../crypto/index.js';
-import { checkOptionKeys, invalidOption, isTaeError, TaeError } from '../errors/index.js';
+import { checkOptionKeys, invalidOption, isNoSpace, isTaeError, TaeError } from '../errors/index.js';
 import {
   createSigmaFileRunner,
   createWinevtxRunner,
@@ -366,6 +366,8 @@ export class Engine {
       return await run();
     } catch (e) {
       if (isTaeError(e) && e.context.endpoint === endpoint) throw e;
+      // A full disk is the operator's to fix, not a bug to report: no error id.
+      if (isNoSpace(e)) throw endpointError(`${endpoint}.noSpace`, {}, e);
       const errorId = newId();
       this.options.onInternalError?.(e, errorId);
       throw endpointError(`${endpoint}.internal`, { error_id: errorId }, e);

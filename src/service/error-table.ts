@@ -6,7 +6,7 @@
  * (listed by the spec but produced by an HTTP front, not by the in-process engine).
  * Messages may hold `{placeholders}` filled from the raising call.
  */
-import { type ErrorCode, TaeError } from '../errors/index.js';
+import { type ErrorCode, NO_SPACE_TEXT, TaeError } from '../errors/index.js';
 import { ENDPOINTS, type Endpoint } from './endpoints.js';
 
 export interface ErrorRow {
@@ -46,6 +46,9 @@ const KEY_WRONG_OURS = [403, 'FORBIDDEN', KEY_WRONG, 'ours'] as const;
 const INTERNAL_SPEC = [500, 'INTERNAL', INTERNAL_TEXT, 'spec'] as const;
 const INTERNAL_OURS = [500, 'INTERNAL', INTERNAL_TEXT, 'ours'] as const;
 const BAD_REQUEST = [400, 'INVALID_ARGUMENT', 'Invalid request: {details}', 'ours'] as const;
+// The spec lists no status for a full disk: 507 Insufficient Storage (RFC 4918), on every
+// endpoint that writes to the data directory (README "Interface decisions").
+const NO_SPACE = [507, 'NO_SPACE', NO_SPACE_TEXT, 'ours'] as const;
 
 function fileJobRows<E extends Endpoint, const X extends Readonly<Record<string, RowSpec>>>(
   endpoint: E,
@@ -69,6 +72,7 @@ function fileJobRows<E extends Endpoint, const X extends Readonly<Record<string,
     keyWrong: [400, 'FORBIDDEN', KEY_WRONG, 'ours'],
     payloadTooLarge: [413, 'TOO_LARGE', 'Payload too large', 'transport'],
     ...extra,
+    noSpace: NO_SPACE,
     internal: INTERNAL_OURS,
   });
 }
@@ -84,6 +88,7 @@ const ROW_TABLE = Object.freeze({
     unauthorized: [401, 'UNAUTHORIZED', 'Unauthorized', 'ours'],
     timeout: [408, 'TIMEOUT', 'Upload timed out', 'spec'],
     tooLarge: [413, 'TOO_LARGE', 'File too large: {name} exceeds the 250 MB limit', 'spec'],
+    noSpace: NO_SPACE,
     internal: INTERNAL_SPEC,
   }),
   ...fileJobRows('createParseJob', 'Max EVTX analysis size limit exceeded (1GB)', {}),
@@ -113,23 +118,29 @@ const ROW_TABLE = Object.freeze({
     badOperation: [400, 'INVALID_ARGUMENT', 'Invalid operation', 'ours'],
     unauthorized: UNAUTHORIZED,
     ruleRequired: [422, 'VALIDATION_FAILED', 'Rule is required', 'spec'],
+    // The community rules' library is indexed into the data directory on first use.
+    noSpace: NO_SPACE,
   }),
   ...r('sigmaData', {
     badData: [400, 'INVALID_ARGUMENT', 'Invalid test data format', 'spec'],
     badOperation: [400, 'INVALID_ARGUMENT', 'Invalid operation', 'ours'],
     unauthorized: UNAUTHORIZED,
     ruleRequired: [422, 'VALIDATION_FAILED', 'Rule is required', 'spec'],
+    // The community rules' library is indexed into the data directory on first use.
+    noSpace: NO_SPACE,
   }),
   ...r('yaraRules', {
     badNames: [400, 'INVALID_ARGUMENT', 'Invalid rule names provided', 'spec'],
     unauthorized: [401, 'UNAUTHORIZED', 'Unauthorized', 'ours'],
     notFound: [404, 'NOT_FOUND', 'One or more rules not found', 'spec'],
+    noSpace: NO_SPACE,
     internal: INTERNAL_SPEC,
   }),
   ...r('sigmaRules', {
     badNames: [400, 'INVALID_ARGUMENT', 'Invalid rule names provided', 'spec'],
     unauthorized: [401, 'UNAUTHORIZED', 'Unauthorized', 'ours'],
     notFound: [404, 'NOT_FOUND', 'One or more rules not found', 'spec'],
+    noSpace: NO_SPACE,
     internal: INTERNAL_SPEC,
   }),
   ...r('lookup', {
@@ -142,6 +153,8 @@ const ROW_TABLE = Object.freeze({
     keyRequired: [403, 'FORBIDDEN', 'Encryption key required', 'spec'],
     keyWrong: KEY_WRONG_OURS,
     notFound: [404, 'NOT_FOUND', 'Job {job_id} not found', 'spec'],
+    // A poll with the key re-arms a job a restart left waiting for it: a write.
+    noSpace: NO_SPACE,
     internal: INTERNAL_SPEC,
   }),
   ...r('listJobs', { unauthorized: UNAUTHORIZED, internal: INTERNAL_SPEC }),
@@ -154,6 +167,7 @@ const ROW_TABLE = Object.freeze({
     tooManyIds: [400, 'INVALID_ARGUMENT', 'Too many job IDs provided', 'ours'],
     unauthorized: UNAUTHORIZED,
     notFound: [404, 'NOT_FOUND', 'Job ID not found', 'spec'],
+    noSpace: NO_SPACE,
     internal: INTERNAL_OURS,
   }),
   ...r('deleteFiles', {
@@ -161,6 +175,7 @@ const ROW_TABLE = Object.freeze({
     tooManyIds: [400, 'INVALID_ARGUMENT', 'Too many file IDs provided', 'ours'],
     unauthorized: UNAUTHORIZED,
     notFound: [404, 'NOT_FOUND', 'File not found', 'spec'],
+    noSpace: NO_SPACE,
     internal: INTERNAL_OURS,
   }),
   ...r('cancelJob', {
@@ -169,6 +184,7 @@ const ROW_TABLE = Object.freeze({
     keyRequired: KEY_REQUIRED_OURS,
     keyWrong: KEY_WRONG_OURS,
     notFound: [404, 'NOT_FOUND', 'Job ID not found', 'ours'],
+    noSpace: NO_SPACE,
     internal: INTERNAL_OURS,
   }),
 }) satisfies Readonly<Record<string, ErrorRow>>;
@@ -184,8 +200,8 @@ export type ErrorSlug<E extends Endpoint> = ErrorRowId extends infer I
     ? S
     : never
   : never;
-/** A row id, or the 500 every endpoint answers (see internalFallback). */
-export type RaisedRowId = ErrorRowId | `${Endpoint}.internal`;
+/** A row id, or the 500 and the 507 every endpoint answers (see fallbackRow). */
+export type RaisedRowId = ErrorRowId | `${Endpoint}.${FallbackSlug}`;
 
 /** The endpoints that have every row named in `S`. */
 export type EndpointWith<S extends string> = {
@@ -212,20 +228,21 @@ export const KEY_ERROR_HEADER = 'X-Service-Api-Enc-Key-Error';
 export const keyError = (endpoint: EndpointWith<'keyRequired' | 'keyWrong'>, problem: KeyProblem): TaeError =>
   endpointError(rowId(endpoint, problem === 'missing' ? 'keyRequired' : 'keyWrong'), { key: problem });
 
+/** Slugs every endpoint answers, with a row of its own or else the same in its body format. */
+type FallbackSlug = 'internal' | 'noSpace';
+const FALLBACKS: Readonly<Record<FallbackSlug, RowSpec>> = { internal: INTERNAL_OURS, noSpace: NO_SPACE };
+
 /**
  * An endpoint the spec lists no 500 for still answers an unexpected failure with the same
- * text and an error id, in its own body format (never a TypeError for a missing row).
+ * text and an error id, in its own body format (never a TypeError for a missing row); one that
+ * has no reason to write (a lookup, a list) still answers a full disk with the 507.
  */
-function internalFallback(id: RaisedRowId): ErrorRow | undefined {
-  const endpoint = id.endsWith('.internal') ? id.slice(0, -'.internal'.length) : undefined;
-  if (endpoint === undefined || !(endpoint in ENDPOINTS)) return undefined;
-  return {
-    endpoint: endpoint as Endpoint,
-    status: 500,
-    code: 'INTERNAL',
-    message: INTERNAL_TEXT,
-    origin: 'ours',
-  };
+function fallbackRow(id: RaisedRowId): ErrorRow | undefined {
+  const dot = id.lastIndexOf('.');
+  const [endpoint, slug] = [id.slice(0, dot), id.slice(dot + 1)];
+  if (!Object.hasOwn(ENDPOINTS, endpoint) || !Object.hasOwn(FALLBACKS, slug)) return undefined;
+  const [status, code, message, origin] = FALLBACKS[slug as FallbackSlug];
+  return { endpoint: endpoint as Endpoint, status, code, message, origin };
 }
 
 /** Placeholder values longer than this are cut, so hostile input cannot bloat a message. */
@@ -237,7 +254,7 @@ export function endpointError(
   vars: Readonly<Record<string, string>> = {},
   cause?: unknown,
 ): TaeError {
-  const row = ERROR_ROWS[id] ?? internalFallback(id);
+  const row = ERROR_ROWS[id] ?? fallbackRow(id);
   if (row === undefined) throw new TypeError(`no error row ${id}`);
   const safe = Object.fromEntries(
     Object.entries(vars).map(([k, v]) => [k, v.length > MAX_VALUE ? `${v.slice(0, MAX_VALUE)}…` : v]),

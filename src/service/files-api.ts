@@ -6,7 +6,7 @@
  */
 import { formatTime } from '../analysis/index.js';
 import { AAD, newDataKey, newId, seal } from '../crypto/index.js';
-import { isTaeError } from '../errors/index.js';
+import { isNoSpace, isTaeError } from '../errors/index.js';
 import { type BlobWriter, type FileRow, writeContent } from '../store/index.js';
 import type { ServiceContext } from './context.js';
 import { type ErrorSlug, endpointError } from './error-table.js';
@@ -73,7 +73,7 @@ export async function upload(s: ServiceContext, request: UploadRequest, auth: Au
         maxBytes: s.limits.uploadFileBytes,
         deadline,
       }).catch((e: unknown) => {
-        throw !isTaeError(e) || e.context.endpoint === 'upload'
+        throw !isTaeError(e) || e.context.endpoint === 'upload' || isNoSpace(e)
           ? e
           : e.code === 'TOO_LARGE'
             ? E('tooLarge', { name: file.name })

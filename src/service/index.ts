@@ -4,6 +4,8 @@
  */
 
 export { ENC_KEY_FORMAT } from '../crypto/index.js';
+/** The Error insight of a job that a full disk stopped (the CLI exits 7 on it). */
+export { JOB_NO_SPACE_TEXT } from '../jobs/index.js';
 export { ENDPOINTS, type Endpoint, type EndpointInfo } from './endpoints.js';
 export { Engine, type EngineOptions, type EngineRecovery, type EngineRetention } from './engine.js';
 export {

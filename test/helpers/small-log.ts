@@ -1,6 +1,7 @@
 /** A small deterministic log written by our own writer, for CLI and golden tests. */
 import type { EventDescription } from '../../fixtures/evtx-writer/index.js';
 import { writeEvtx } from '../../fixtures/evtx-writer/index.js';
+import { randomEvents } from '../../fixtures/large-events.js';
 
 export function smallLogEvents(): EventDescription[] {
   const base = {
@@ -72,3 +73,9 @@ export function smallLogEvents(): EventDescription[] {
 }
 
 export const smallLog = (): Uint8Array => writeEvtx(smallLogEvents());
+
+/** A log of `count` varied events (fixtures/large-events.ts, seed 1): about 2 KB of log each. */
+export function manyEventsLog(count: number): Uint8Array {
+  const events = randomEvents(1);
+  return writeEvtx(Array.from({ length: count }, () => events.next().value));
+}
