@@ -130,12 +130,20 @@ function declares(a: XmlAttr): boolean {
   return isDeclarable(a.name, value);
 }
 
+/** Whether two attributes have the same name (written names differ when the names in the log do). */
+function repeatsName(attrs: readonly XmlAttr[]): boolean {
+  for (let i = 1; i < attrs.length; i++) {
+    for (let j = 0; j < i; j++) if (attrs[i]!.name === attrs[j]!.name) return true;
+  }
+  return false;
+}
+
 function renderElement(e: XmlElement, indent: string): string {
   const name = elementName(e.name);
   let open = `${indent}<${name}`;
   // Names are decided for every attribute, even one left out when empty, so the compiled
   // templates (which decide when filling) name them the same way.
-  const seen = e.attrs.length > 1 ? new Set<string>() : null;
+  const seen = repeatsName(e.attrs) ? new Set<string>() : null;
   for (const a of e.attrs) {
     let attr = attributeName(a.name, isDeclaration(a.name) && declares(a));
     if (seen !== null) attr = distinct(attr, seen);

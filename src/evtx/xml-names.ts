@@ -46,8 +46,21 @@ function encode(s: string, forceFirst = false): string {
   return out;
 }
 
+/** Written names by kind and name in the log: the tree renderer asks for the same few again and again. */
+const written = new Map<string, string>();
+
+function cached(key: string, make: () => string): string {
+  let name = written.get(key);
+  if (name === undefined) {
+    if (written.size >= 10_000) written.clear();
+    name = make();
+    written.set(key, name);
+  }
+  return name;
+}
+
 /** An element name. */
-export const elementName = (name: string): string => encode(name);
+export const elementName = (name: string): string => cached(`e${name}`, () => encode(name));
 
 /** A PI target: never `xml` in any case (reserved for the declaration), never a colon. */
 export const piTarget = (name: string): string => encode(name, name.toLowerCase() === 'xml');
@@ -57,7 +70,10 @@ export const piTarget = (name: string): string => encode(name, name.toLowerCase(
  * namespace declaration (its value is fixed text the renderer found acceptable); when not,
  * its first letter is escaped so that it is an ordinary attribute.
  */
-export function attributeName(name: string, declaration: boolean): string {
+export const attributeName = (name: string, declaration: boolean): string =>
+  cached(`${declaration ? 'd' : 'a'}${name}`, () => writtenAttribute(name, declaration));
+
+function writtenAttribute(name: string, declaration: boolean): string {
   if (name === 'xmlns') return declaration ? name : encode(name, true);
   const m = PREFIXED_ATTR.exec(name);
   if (m === null) return encode(name);
