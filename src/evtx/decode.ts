@@ -5,11 +5,9 @@ import { compiledEvent } from './compiled-event.js';
 import type { Diagnostic } from './diagnostics.js';
 import { type EvtxEvent, eventText, finishEvent } from './event.js';
 import { renderJson } from './render-json.js';
-import { renderXml } from './render-xml.js';
+import { isXmlDocument, renderXml, xmlDocument } from './render-xml.js';
 import { Sink } from './sink.js';
 import type { XmlNode } from './tree.js';
-
-const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\n';
 
 export type RecordOutput = 'event' | 'json' | 'xml';
 
@@ -127,7 +125,9 @@ export function decodeChunkTo(bytes: Uint8Array, task: DecodeTask, textOut?: Sin
     if (wantXml) {
       const start = sink.pos;
       if (inst === null || !compiledXmlTo(sink, inst)) sink.text(renderXml(tree(), { declaration: false }));
-      rec.xml = XML_DECLARATION + sink.toString(start);
+      // A template whose definition is one element renders one root; anything else is checked.
+      const only = inst?.def.nodes.length === 1 && inst.def.nodes[0]!.kind === 'element';
+      rec.xml = xmlDocument(sink.toString(start), only || isXmlDocument(tree()));
       sink.pos = start;
     }
     out[i] = rec;

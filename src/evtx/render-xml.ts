@@ -1,4 +1,8 @@
-/** XML text of a record, indented by two spaces; timestamps keep their 100 ns precision. */
+/**
+ * XML text of a record, indented by two spaces; timestamps keep their 100 ns precision.
+ * Whatever the log holds, the output is well-formed XML 1.0 (with namespaces): text is
+ * escaped by xml-text.ts, names by xml-names.ts.
+ */
 import {
   isMarker,
   isSubMarker,
@@ -8,20 +12,17 @@ import {
   SLOT_XML_ELEMENT,
   SLOT_XML_SPLICE,
 } from './markers.js';
-import type { XmlElement, XmlNode } from './tree.js';
+import type { XmlAttr, XmlElement, XmlNode } from './tree.js';
+import { attributeName, distinct, elementName, isDeclarable, isDeclaration, piTarget } from './xml-names.js';
+import {
+  escapeXmlAttr as escapeAttr,
+  escapeXmlText as escapeText,
+  escapeXmlPi,
+  escapeXmlRaw,
+  isXmlChar,
+  PREDEFINED_ENTITIES,
+} from './xml-text.js';
 
-const XML_ESCAPES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-};
-export const escapeXmlText = (s: string): string =>
-  /[&<>]/.test(s) ? s.replace(/[&<>]/g, (c) => XML_ESCAPES[c]!) : s;
-export const escapeXmlAttr = (s: string): string =>
-  /[&<>"]/.test(s) ? s.replace(/[&<>"]/g, (c) => XML_ESCAPES[c]!) : s;
-const escapeText = escapeXmlText;
-const escapeAttr = escapeXmlAttr;
 /** Compiled templates mark attribute positions so their values get attribute escaping. */
 const markAttr = (s: string): string => (isMarker(s) ? remark(s, SLOT_ATTR) : escapeAttr(s));
 
@@ -31,10 +32,30 @@ const soleMarker = (nodes: readonly XmlNode[]): string | null => {
   return only?.kind === 'value' && isMarker(only.text) ? only.text : null;
 };
 
+const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\n';
+
+/**
+ * The nodes' XML; with the declaration (the default) it is a document, so content that is not
+ * one root element (only a hostile record's) is wrapped in `<Events>` as `tae parse` wraps records.
+ */
 export function renderXml(nodes: readonly XmlNode[], options: { declaration?: boolean } = {}): string {
-  let out = options.declaration === false ? '' : '<?xml version="1.0" encoding="utf-8"?>\n';
+  let out = '';
   for (const n of nodes) out += renderNode(n, '');
-  return out;
+  return options.declaration === false ? out : xmlDocument(out, isXmlDocument(nodes));
+}
+
+export const xmlDocument = (content: string, oneRoot: boolean): string =>
+  oneRoot ? XML_DECLARATION + content : `${XML_DECLARATION}<Events>\n${content}</Events>\n`;
+
+/** Whether the nodes make a document alone: one root element, beside it only PIs and blank text. */
+export function isXmlDocument(nodes: readonly XmlNode[]): boolean {
+  let roots = 0;
+  for (const n of nodes) {
+    if (n.kind === 'element') roots++;
+    else if ((n.kind === 'text' || n.kind === 'value') && !/^[ \t\r\n]*$/.test(n.text)) return false;
+    else if (n.kind !== 'pi' && n.kind !== 'text' && n.kind !== 'value') return false;
+  }
+  return roots === 1;
 }
 
 function inlineText(nodes: readonly XmlNode[], inAttr: boolean): string {
@@ -48,16 +69,21 @@ function inlineText(nodes: readonly XmlNode[], inAttr: boolean): string {
         s += inAttr ? markAttr(n.text) : escapeText(n.text);
         break;
       case 'cdata':
-        s += inAttr ? escapeAttr(n.text) : `<![CDATA[${n.text.replaceAll(']]>', ']]]]><![CDATA[>')}]]>`;
+        s += inAttr
+          ? escapeAttr(n.text)
+          : `<![CDATA[${escapeXmlRaw(n.text).replaceAll(']]>', ']]]]><![CDATA[>')}]]>`;
         break;
       case 'charref':
-        s += `&#${n.code};`;
+        // A reference to a character XML forbids is as ill-formed as the character.
+        s += isXmlChar(n.code) ? `&#${n.code};` : escapeText(String.fromCharCode(n.code));
         break;
       case 'entityref':
-        s += `&${n.name};`;
+        // Undeclared entities are ill-formed; the flat event also reads them as text.
+        if (PREDEFINED_ENTITIES.has(n.name)) s += `&${n.name};`;
+        else s += inAttr ? escapeAttr(`&${n.name};`) : escapeText(`&${n.name};`);
         break;
       case 'pi':
-        if (!inAttr) s += `<?${n.target}${n.data ? ` ${n.data}` : ''}?>`;
+        if (!inAttr) s += `<?${piTarget(n.target)}${n.data ? ` ${escapeXmlPi(n.data)}` : ''}?>`;
         break;
       case 'element':
         break;
@@ -79,7 +105,9 @@ export function renderXmlNodes(nodes: readonly XmlNode[], indent: number): strin
 /** An element's XML after `<name` (compiled nested templates fill it in, see markers.ts). */
 export function renderXmlElementRest(name: string, children: XmlNode[], indent: number): string {
   const pad = ' '.repeat(indent);
-  return renderElement({ kind: 'element', name, attrs: [], children }, pad).slice(indent + 1 + name.length);
+  return renderElement({ kind: 'element', name, attrs: [], children }, pad).slice(
+    indent + 1 + elementName(name).length,
+  );
 }
 
 function renderNode(n: XmlNode, indent: string): string {
@@ -92,28 +120,52 @@ function renderNode(n: XmlNode, indent: string): string {
   return renderElement(n, indent);
 }
 
+/** A namespace declaration stays one only when its value is fixed text that may be bound. */
+function declares(a: XmlAttr): boolean {
+  let value = '';
+  for (const n of a.value) {
+    if (n.kind !== 'text') return false;
+    value += n.text;
+  }
+  return isDeclarable(a.name, value);
+}
+
+/** Whether two attributes have the same name (written names differ when the names in the log do). */
+function repeatsName(attrs: readonly XmlAttr[]): boolean {
+  for (let i = 1; i < attrs.length; i++) {
+    for (let j = 0; j < i; j++) if (attrs[i]!.name === attrs[j]!.name) return true;
+  }
+  return false;
+}
+
 function renderElement(e: XmlElement, indent: string): string {
-  let open = `${indent}<${e.name}`;
+  const name = elementName(e.name);
+  let open = `${indent}<${name}`;
+  // Names are decided for every attribute, even one left out when empty, so the compiled
+  // templates (which decide when filling) name them the same way.
+  const seen = repeatsName(e.attrs) ? new Set<string>() : null;
   for (const a of e.attrs) {
+    let attr = attributeName(a.name, isDeclaration(a.name) && declares(a));
+    if (seen !== null) attr = distinct(attr, seen);
     const marker = soleMarker(a.value);
     if (marker !== null) {
-      open += ` ${a.name}="${remark(marker, SLOT_XML_ATTR, a.name.length + 3)}"`;
+      open += ` ${attr}="${remark(marker, SLOT_XML_ATTR, attr.length + 3)}"`;
       continue;
     }
     const v = inlineText(a.value, true);
     if (v.length > 0 || a.value.length === 0 || a.value.some((x) => x.kind === 'text'))
-      open += ` ${a.name}="${v}"`;
+      open += ` ${attr}="${v}"`;
   }
   const elementChildren = e.children.some((c) => c.kind === 'element');
   if (!elementChildren) {
     const marker = soleMarker(e.children);
     if (marker !== null && isSubMarker(marker))
       return `${open}${remark(marker, SLOT_XML_ELEMENT, indent.length)}`;
-    if (marker !== null) return `${open}${remark(marker, SLOT_XML_ELEMENT, e.name.length + 3)}</${e.name}>\n`;
+    if (marker !== null) return `${open}${remark(marker, SLOT_XML_ELEMENT, name.length + 3)}</${name}>\n`;
     const text = inlineText(e.children, false);
-    return text.length === 0 ? `${open}/>\n` : `${open}>${text}</${e.name}>\n`;
+    return text.length === 0 ? `${open}/>\n` : `${open}>${text}</${name}>\n`;
   }
   let out = `${open}>\n`;
   for (const c of e.children) out += renderNode(c, `${indent}  `);
-  return `${out}${indent}</${e.name}>\n`;
+  return `${out}${indent}</${name}>\n`;
 }

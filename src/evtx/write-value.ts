@@ -4,11 +4,11 @@
  */
 import { i32, u32 } from './bytes.js';
 import { jsonString } from './render-json.js';
-import { escapeXmlAttr, escapeXmlText } from './render-xml.js';
 import type { Sink } from './sink.js';
 import { secondsText, toMicrosecondText } from './time.js';
 import { VALUE_TYPE as T } from './tree.js';
 import { boolAt, type Value } from './values.js';
+import { escapeXmlAttr, escapeXmlText, visibleEscape } from './xml-text.js';
 
 /** How text is escaped: not at all, inside a JSON string, XML text, XML attribute value. */
 export type Esc = 0 | 1 | 2 | 3;
@@ -17,7 +17,11 @@ export const ESC_JSON = 1;
 export const ESC_XML_TEXT = 2;
 export const ESC_XML_ATTR = 3;
 
-/** Per escape mode, the ASCII code units that need more than a copy (NUL ends a string). */
+/**
+ * Per escape mode, the ASCII code units that need more than a copy (NUL ends a string). XML
+ * adds the controls it forbids and the backslash (see xml-text.ts), so clean text costs no
+ * more than the table lookup every code unit already had.
+ */
 const SPECIAL: Uint8Array[] = [0, 1, 2, 3].map((mode) => {
   const t = new Uint8Array(128);
   t[0] = 1;
@@ -26,10 +30,17 @@ const SPECIAL: Uint8Array[] = [0, 1, 2, 3].map((mode) => {
     t[0x22] = 1;
     t[0x5c] = 1;
   } else if (mode !== ESC_NONE) {
+    for (let c = 0; c < 0x20; c++) t[c] = c === 0x9 || c === 0xa || c === 0xd ? 0 : 1;
     t[0x26] = 1;
     t[0x3c] = 1;
     t[0x3e] = 1;
-    if (mode === ESC_XML_ATTR) t[0x22] = 1;
+    t[0x5c] = 1;
+    if (mode === ESC_XML_ATTR) {
+      t[0x22] = 1;
+      t[0x9] = 1;
+      t[0xa] = 1;
+      t[0xd] = 1;
+    }
   }
   return t;
 });
@@ -39,14 +50,29 @@ const HEX_LOWER = [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101,
 
 /** JSON's short escapes; other control characters become `\u00XX` (upper case, as the crate writes). */
 const JSON_SHORT: Readonly<Record<number, number>> = { 8: 98, 9: 116, 10: 110, 12: 102, 13: 114 };
-const XML_ENTITY: Readonly<Record<number, string>> = { 38: '&amp;', 60: '&lt;', 62: '&gt;', 34: '&quot;' };
+const XML_ENTITY: Readonly<Record<number, string>> = {
+  38: '&amp;',
+  60: '&lt;',
+  62: '&gt;',
+  34: '&quot;',
+  9: '&#9;',
+  10: '&#10;',
+  13: '&#13;',
+};
+
+/** Writes xml-text.ts's `\u{X}` for a code unit XML forbids; returns the new position. */
+function writeVisible(buf: Buffer, p: number, c: number): number {
+  const e = visibleEscape(c);
+  for (let k = 0; k < e.length; k++) buf[p++] = e.charCodeAt(k);
+  return p;
+}
 
 /**
  * UTF-16LE at `o` (up to `units` code units or the first NUL) as UTF-8, escaped. Lone
  * surrogates become U+FFFD, as the UTF-16 decoder does elsewhere.
  */
 export function writeUtf16(sink: Sink, b: Uint8Array, o: number, units: number, esc: Esc): void {
-  sink.ensure(units * 6);
+  sink.ensure(units * 8); // `\u{FFFE}` is the longest escape of one unit
   const buf = sink.buf;
   const special = SPECIAL[esc]!;
   let p = sink.pos;
@@ -71,14 +97,25 @@ export function writeUtf16(sink: Sink, b: Uint8Array, o: number, units: number, 
           buf[p + 4] = HEX_UPPER[c & 15]!;
           p += 5;
         }
+      } else if (c === 0x5c) {
+        // Paths are full of backslashes: only one that the text follows with `u{` is escaped.
+        const opens =
+          i + 5 < end && b[i + 2] === 0x75 && b[i + 3] === 0 && b[i + 4] === 0x7b && b[i + 5] === 0;
+        if (opens) p = writeVisible(buf, p, c);
+        else buf[p++] = c;
       } else {
-        const entity = XML_ENTITY[c]!;
-        for (let k = 0; k < entity.length; k++) buf[p++] = entity.charCodeAt(k);
+        const entity = XML_ENTITY[c];
+        if (entity === undefined) p = writeVisible(buf, p, c);
+        else for (let k = 0; k < entity.length; k++) buf[p++] = entity.charCodeAt(k);
       }
     } else if (c < 0x800) {
       buf[p++] = 0xc0 | (c >> 6);
       buf[p++] = 0x80 | (c & 63);
     } else if (c < 0xd800 || c > 0xdfff) {
+      if (c >= 0xfffe && esc >= ESC_XML_TEXT) {
+        p = writeVisible(buf, p, c);
+        continue;
+      }
       buf[p++] = 0xe0 | (c >> 12);
       buf[p++] = 0x80 | ((c >> 6) & 63);
       buf[p++] = 0x80 | (c & 63);
