@@ -5,10 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { writeEvtx } from '../fixtures/evtx-writer/index.js';
 import { exampleEvents } from '../fixtures/example-events.js';
 import { CLI, ensureBuilt, runTae } from './helpers/cli-binary.js';
@@ -24,6 +24,7 @@ before(() => {
   ensureBuilt();
   big = bigLog(join(dir, 'big.evtx'));
 });
+after(() => rmSync(dir, { recursive: true, force: true })); // the 32 MiB log with it
 
 const searchBig = () =>
   spawn(process.execPath, [CLI, 'search', big, 'no-such-text'], {

@@ -6,10 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { writeEvtx } from '../fixtures/evtx-writer/index.js';
 import { exampleEvents } from '../fixtures/example-events.js';
 import { ensureBuilt } from './helpers/cli-binary.js';
@@ -27,6 +27,7 @@ before(() => {
   ensureBuilt();
   big = bigLog(join(dir, 'big.evtx'));
 });
+after(() => rmSync(dir, { recursive: true, force: true })); // the 32 MiB log with it
 
 /** A Node child running `script` (an ES module body) with TMPDIR set to `temp`. */
 const child = (script: string) =>
