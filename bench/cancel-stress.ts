@@ -11,18 +11,24 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { writeEvtx } from '../fixtures/evtx-writer/index.js';
 import { randomEvents } from '../fixtures/large-events.js';
 import { prng } from '../fixtures/prng.js';
 import { type Auth, Engine } from '../src/entry/service.js';
 import { parseEvtx } from '../src/index.js';
 import { allFiles } from '../test/helpers/marker-scan.js';
+import { benchArgs, numberArg } from './args.js';
 
-const { values } = parseArgs({
+const USAGE = `
+usage: npm run stress -- [--seconds N] [--seed S]
+  --seconds N   time budget (default 120)
+  --seed S      seed of the random moments and logs, an integer (default 1)
+Prints one JSON line; exits 1 when anything escaped, a job never settled or build files were left.`;
+const { values } = benchArgs(USAGE, {
   options: { seconds: { type: 'string', default: '120' }, seed: { type: 'string', default: '1' } },
 });
-const budgetMs = Number(values.seconds) * 1000;
+const budgetMs = numberArg('--seconds', values.seconds) * 1000;
+numberArg('--seed', values.seed, { min: -Infinity, integer: true });
 const pick = prng(Number(values.seed));
 const escaped: string[] = [];
 process.on('uncaughtException', (e) => escaped.push(`uncaught: ${e.stack ?? e}`));

@@ -9,30 +9,32 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { threadPool } from '../src/threads/index.js';
 import { corpusEvtxFiles } from '../test/helpers/corpus.js';
 import { MUTATIONS, mutate, rng } from '../test/helpers/mutate.js';
 import { compareGenerated, newTally } from '../test/helpers/renderer-differential.js';
+import { benchArgs, numberArg, refuse } from './args.js';
 import type { FuzzJob, FuzzOutcome } from './fuzz-worker.js';
 
 const HANG_MS = 20_000;
-const { values } = parseArgs({
+const USAGE = `
+usage: npm run fuzz -- [--seconds N] [--seed S] [--mode mutate|differential]
+  --seconds N   time budget (default 60)
+  --seed S      first seed, an integer (default 1)
+  --mode M      mutate: corpus files mutated and decoded in a watched worker (default);
+                differential: generated logs, compiled against tree renderers (no corpus)
+Prints one JSON line; exits 1 on a crash, hang or difference (inputs saved under .fuzz-out/).`;
+const { values } = benchArgs(USAGE, {
   options: {
     seconds: { type: 'string', default: '60' },
     seed: { type: 'string', default: '1' },
     mode: { type: 'string', default: 'mutate' },
   },
 });
-const budgetMs = Number(values.seconds) * 1000;
-if (values.mode !== 'mutate' && values.mode !== 'differential') {
-  console.error(`fuzz: --mode is mutate or differential, not ${JSON.stringify(values.mode)}`);
-  process.exit(2);
-}
-if (!Number.isInteger(Number(values.seed)) || !(budgetMs >= 0)) {
-  console.error('fuzz: --seed is an integer and --seconds a number of seconds');
-  process.exit(2);
-}
+const budgetMs = numberArg('--seconds', values.seconds) * 1000;
+numberArg('--seed', values.seed, { min: -Infinity, integer: true });
+if (values.mode !== 'mutate' && values.mode !== 'differential')
+  refuse(`--mode is mutate or differential, not ${JSON.stringify(values.mode)}`);
 if (values.mode === 'differential') differential();
 
 function differential(): never {

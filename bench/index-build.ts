@@ -7,15 +7,21 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { openSqlite } from '../native/sqlite.js';
 import { newDataKey } from '../src/crypto/index.js';
 import type { EvtxEvent } from '../src/evtx/index.js';
 import { eventDescriber } from '../src/lookup/index.js';
 import { parseEvtx } from '../src/parse/index.js';
 import { EventIndex, EventIndexBuilder, rebuildInsights } from '../src/search/index.js';
+import { benchArgs, numberArg } from './args.js';
 
-const { values: opts } = parseArgs({
+const USAGE = `
+usage: node --import tsx bench/index-build.ts [--file F] [--key] [--rounds N]
+  --file F     the EVTX file (default .bench-out/job-100M-seed1.evtx, made by the job bench)
+  --key        build encrypted, as a private job does
+  --rounds N   rounds, the median reported (default 3)
+One JSON object per line.`;
+const { values: opts } = benchArgs(USAGE, {
   options: {
     file: { type: 'string', default: join(import.meta.dirname, '..', '.bench-out', 'job-100M-seed1.evtx') },
     key: { type: 'boolean' },
@@ -26,7 +32,7 @@ const describe = eventDescriber();
 const events: EvtxEvent[] = [];
 for await (const r of parseEvtx(opts.file)) if (r.event) events.push(r.event);
 const rules = [{ title: 'Bench Rule', level: 'high', tags: [] }];
-for (let round = 0; round < Number(opts.rounds); round++) {
+for (let round = 0; round < numberArg('--rounds', opts.rounds, { min: 1, integer: true }); round++) {
   const dir = mkdtempSync(join(tmpdir(), 'tae-bench-build-'));
   try {
     const key = opts.key ? newDataKey() : null;

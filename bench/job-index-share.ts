@@ -9,10 +9,16 @@ import { createWinevtxRunner } from '../src/jobs/index.js';
 import { pipelinePool } from '../src/pipeline/index.js';
 import { Community } from '../src/service/community.js';
 import { Engine } from '../src/service/index.js';
+import { benchArgs, refuse } from './args.js';
 
-const [mode, ...paths] = process.argv.slice(2);
-if ((mode !== 'index' && mode !== 'none') || paths.length === 0)
-  throw new Error('usage: job-index-share.ts index|none <file.evtx>...');
+const USAGE = `
+usage: node --import tsx bench/job-index-share.ts index|none FILE.evtx...
+  index   the job writes its event index (the Engine's default)
+  none    the same job without one
+Prints {wallMs, cpuMs, status} as one line.`;
+const [mode, ...paths] = benchArgs(USAGE, { allowPositionals: true }).positionals;
+if (mode !== 'index' && mode !== 'none') refuse(`the mode is index or none, not ${JSON.stringify(mode)}`);
+if (paths.length === 0) refuse('no EVTX file named');
 // Both modes decode on the same threads, whatever the machine (the engine's default is its cores).
 const DECODE_THREADS = 2;
 const pool = pipelinePool(DECODE_THREADS);

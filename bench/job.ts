@@ -49,11 +49,23 @@ import {
 } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs, numberArg } from './args.js';
 import { gcByThread } from './gc-trace.js';
 import { coresBetween, median, type Timed, timeProcess } from './measure.js';
 
-const { values: opts } = parseArgs({
+const USAGE = `
+usage: node --import tsx bench/job.ts [--quick] [--sizes 100M,500M,1G] [--keep] [--rounds N]
+                                      [--yara | --threads-compare | --index-share | --gc]
+  --quick            100 MB only (or TAE_BENCH_JOB_QUICK=1)
+  --sizes LIST       which of 100M, 500M and 1G (default all)
+  --keep             keep the data directories
+  --rounds N         rounds per size (default 3 on 1 GB, else 1; 2 or 3 for the modes below)
+  --yara             payload scanning: the public job without and with --yara
+  --threads-compare  the private job with 1 and with 2 decode threads
+  --index-share      the public job in one process, without and with its event index
+  --gc               the private job under --trace-gc-nvp, collections per thread
+One JSON object per line; see the comment at the top of bench/job.ts for each mode.`;
+const { values: opts } = benchArgs(USAGE, {
   options: {
     quick: { type: 'boolean' },
     sizes: { type: 'string' },
@@ -65,6 +77,7 @@ const { values: opts } = parseArgs({
     gc: { type: 'boolean' },
   },
 });
+if (opts.rounds !== undefined) numberArg('--rounds', opts.rounds, { min: 1, integer: true });
 const YARA = opts.yara === true || process.env.TAE_BENCH_JOB_YARA === '1';
 const THREADS = opts['threads-compare'] === true || process.env.TAE_BENCH_JOB_THREADS === '1';
 const INDEX_SHARE = opts['index-share'] === true || process.env.TAE_BENCH_JOB_INDEX === '1';

@@ -5,11 +5,15 @@
  *   node --import tsx bench/lookup.ts [--rounds N]
  */
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import { builtinLookupDataset, type LookupRequest, lookup } from '../src/lookup/index.js';
+import { benchArgs, numberArg } from './args.js';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '200' } } });
-const ROUNDS = Math.max(1, Number(values.rounds));
+const USAGE = `
+usage: node --import tsx bench/lookup.ts [--rounds N]
+  --rounds N   times each query kind is run (default 200)
+One JSON line per query kind, then a summary line (p50/p95 in ms).`;
+const { values } = benchArgs(USAGE, { options: { rounds: { type: 'string', default: '200' } } });
+const ROUNDS = numberArg('--rounds', values.rounds, { min: 1, integer: true });
 
 const QUERIES: Record<string, LookupRequest> = {
   'event id exact': { search: '4624', module: 'event_id' },

@@ -14,8 +14,15 @@ import { guid, u32 } from '../fixtures/stories/sources.js';
 import { analyzeFiles } from '../src/cli/analyze-run.js';
 import { summaryDataBlock } from '../src/report/graph-members.js';
 import { buildReport } from '../src/report/index.js';
+import { benchArgs, numberArg, refuse } from './args.js';
 
-const n = Number(process.argv[2] ?? 30_000);
+const USAGE = `
+usage: node --import tsx bench/report-summaries.ts [N]
+  N   children added to one services.exe (default 30000; the graph keeps 25,000)
+Prints one JSON line.`;
+const [count, ...more] = benchArgs(USAGE, { allowPositionals: true }).positionals;
+if (more.length > 0) refuse(`one count at most, not ${more.length + 1} arguments`);
+const n = count === undefined ? 30_000 : numberArg('N', count, { min: 0, integer: true });
 const events = noisyHostEvents();
 const first = events[0]!; // services.exe starting a svchost.exe
 const extra = Array.from({ length: n }, (_, i) => ({

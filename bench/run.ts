@@ -11,13 +11,23 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { corpusEvtxFiles, EVTX_DIR, hasCorpus } from '../test/helpers/corpus.js';
+import { benchArgs, numberArg, refuse } from './args.js';
 import { BIG, BIG_RECORDS, CLI, emit, evtxexport, generated, report, results } from './decode-report.js';
 import { commandExists, median, timeProcess } from './measure.js';
 import { ceilingsBench, scaleBench } from './scaling.js';
 
-const { values: opts } = parseArgs({
+/** Benches with their own script under bench/, selected with --only NAME like the others. */
+const SUBSYSTEMS = ['sigma', 'yara', 'lookup', 'analysis', 'search', 'service', 'job'];
+const BENCHES = ['decode', 'scale', 'ceilings', 'corpus', 'memory', ...SUBSYSTEMS];
+const USAGE = `
+usage: npm run bench -- [--runs N] [--only NAME] [--skip-peers] [--quick]
+  --runs N       timed runs per measurement, the median reported (default 3)
+  --only NAME    one bench: ${BENCHES.join(', ')}
+  --skip-peers   do not time evtxexport, @ts-evtx/core or python-evtx
+  --quick        the job bench on 100 MB only
+One JSON object per line on stdout; the last line holds the ratios.`;
+const { values: opts } = benchArgs(USAGE, {
   options: {
     runs: { type: 'string', default: '3' },
     only: { type: 'string' },
@@ -25,10 +35,11 @@ const { values: opts } = parseArgs({
     quick: { type: 'boolean' },
   },
 });
-const RUNS = Number(opts.runs);
+const RUNS = numberArg('--runs', opts.runs, { min: 1, integer: true });
+// A misspelt name would otherwise run nothing and say nothing.
+if (opts.only !== undefined && !BENCHES.includes(opts.only))
+  refuse(`--only takes one of ${BENCHES.join(', ')}, not ${JSON.stringify(opts.only)}`);
 const want = (name: string) => opts.only === undefined || opts.only === name;
-/** Benches with their own script under bench/, selected with --only NAME like the others. */
-const SUBSYSTEMS = ['sigma', 'yara', 'lookup', 'analysis', 'search', 'service', 'job'];
 
 async function decodeBench(): Promise<void> {
   const size = statSync(BIG).size;

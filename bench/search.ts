@@ -16,7 +16,6 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { prng } from '../fixtures/prng.js';
 import { openSqlite } from '../native/sqlite.js';
 import { newDataKey } from '../src/crypto/index.js';
@@ -33,10 +32,22 @@ import {
 import { Engine } from '../src/service/index.js';
 import { EVTX_DIR, hasCorpus } from '../test/helpers/corpus.js';
 import { SIGMA_DIR, testPlaceholders } from '../test/helpers/sigma-corpus.js';
+import { benchArgs, numberArg } from './args.js';
 import { timeProcess } from './measure.js';
 import { syntheticEvent } from './synthetic-events.js';
 
-const { values: opts } = parseArgs({
+const USAGE = `
+usage: node --import tsx bench/search.ts [--events N,M] [--big] [--rounds R] [--dir D] [--keep]
+                                         [--skip-81mb] [--skip-e2e]
+  --events N,M   index sizes of the latency bench (default 1000000)
+  --big          also 10,000,000 events (about 10 GB of disk and 15 minutes)
+  --rounds R     queries per kind (default 30)
+  --dir D        where the indexes are made (default the system's temporary directory)
+  --keep         keep them
+  --skip-81mb    skip the build rate on the 81 MB corpus file
+  --skip-e2e     skip the Engine end to end runs
+One JSON object per line.`;
+const { values: opts } = benchArgs(USAGE, {
   options: {
     events: { type: 'string' },
     big: { type: 'boolean' },
@@ -253,7 +264,7 @@ async function measure(count: number, path: string, start: number): Promise<void
       filter: [{ field: 'computer', operator: 'does_not_contain', value: '.corp.' }],
     },
   };
-  const rounds = Math.max(1, Number(opts.rounds));
+  const rounds = numberArg('--rounds', opts.rounds, { min: 1, integer: true });
   for (const [name, body] of Object.entries(SCANS)) {
     const q = query(body);
     index.search(q);
@@ -309,7 +320,9 @@ if (opts.child === 'e2e-public' || opts.child === 'e2e-private') {
   await e2eChild(opts.child === 'e2e-public' ? 'public' : 'private');
   process.exit(0);
 }
-const sizes = (opts.events ?? process.env.TAE_BENCH_SEARCH_EVENTS ?? '1000000').split(',').map(Number);
+const sizes = (opts.events ?? process.env.TAE_BENCH_SEARCH_EVENTS ?? '1000000')
+  .split(',')
+  .map((n) => numberArg('--events', n, { min: 1, integer: true }));
 if (opts.big || process.env.TAE_BENCH_SEARCH_10M === '1') sizes.push(10_000_000);
 if (hasCorpus && existsSync(BIG)) {
   if (!opts['skip-81mb']) await buildRate();

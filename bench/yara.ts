@@ -9,7 +9,6 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { parseArgs } from 'node:util';
 import { prng } from '../fixtures/prng.js';
 import {
   type CompiledRuleSet,
@@ -18,12 +17,18 @@ import {
   YaraEngine,
 } from '../src/yara/index.js';
 import { CORPUS } from '../test/helpers/corpus.js';
+import { benchArgs, numberArg } from './args.js';
 
-const { values: opts } = parseArgs({
+const USAGE = `
+usage: node --import tsx bench/yara.ts [--runs N] [--mb N]
+  --runs N   passes, the median reported (default 3)
+  --mb N     megabytes scanned per pass (default 100)
+One JSON object per line on stdout.`;
+const { values: opts } = benchArgs(USAGE, {
   options: { runs: { type: 'string', default: '3' }, mb: { type: 'string', default: '100' } },
 });
-const RUNS = Number(opts.runs);
-const BYTES = Number(opts.mb) * 1024 * 1024;
+const RUNS = numberArg('--runs', opts.runs, { min: 1, integer: true });
+const BYTES = numberArg('--mb', opts.mb, { min: 1, integer: true }) * 1024 * 1024;
 const VARIABLES = { filename: '', filepath: '', extension: '', filetype: '', owner: '' };
 
 const emit = (o: Record<string, unknown>) => console.log(JSON.stringify({ bench: 'yara', ...o }));

@@ -1,7 +1,7 @@
 /** One reading of base64 for every endpoint: both alphabets, whitespace ignored, padding only where it belongs. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { base64ByteLength, cleanBase64, decodeBase64 } from '../src/base64/index.js';
+import { base64ByteLength, cleanBase64, decodeBase64, decodeRuleText } from '../src/base64/index.js';
 
 const BYTES = Buffer.from([0xfb, 0xff, 0xbf, 0x00, 0x3e, 0x3f, 0x41]);
 
@@ -32,4 +32,22 @@ test('the decoded length is known before decoding, for every padding', () => {
     const clean = cleanBase64(Buffer.alloc(n, 7).toString('base64'))!;
     assert.equal(base64ByteLength(clean), n);
   }
+});
+
+test('a rule field decodes strictly: not base64, empty, blank or not UTF-8 is null; a BOM is dropped', () => {
+  const b64 = (b: Buffer | string) => Buffer.from(b).toString('base64');
+  for (const bad of [
+    undefined,
+    '%%%',
+    '',
+    b64('  \n'),
+    b64(Buffer.from([0x72, 0xff])),
+    b64(Buffer.from([0xc0, 0xaf])),
+  ])
+    assert.equal(decodeRuleText(bad), null, String(bad));
+  assert.equal(decodeRuleText(b64('\uFEFFrule r')), 'rule r');
+  assert.throws(
+    () => decodeRuleText(b64('12345'), { maxBytes: 4, tooLarge: () => new Error('too large') }),
+    /too large/,
+  );
 });

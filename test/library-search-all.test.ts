@@ -70,7 +70,7 @@ test('matches() yields every match in page order, in batches of at most 1,000', 
 test('a temporary index lives in a directory made inside tempDir, removed on close', async () => {
   assert.deepEqual(
     readdirSync(owned).map((n) => n.replace(/[^-]+$/, '')),
-    ['tae-search-index-'],
+    [`tae-search-index-${process.pid}-`],
   );
   const second = await buildIndex({ files: [join(dir, 'many.evtx')], tempDir: owned });
   assert.equal(readdirSync(owned).length, 2);

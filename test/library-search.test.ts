@@ -21,8 +21,8 @@ import { compileRuleSet, loadRules } from '../src/sigma/index.js';
 const dir = mkdtempSync(join(tmpdir(), 'tae-library-search-'));
 const story = intrusionStory();
 const files = story.map((f) => join(dir, f.name));
-/** buildIndex's temporary directories (os.tmpdir()/tae-search-index-XXXXXX). */
-const TEMP_PREFIX = 'tae-search-index-';
+/** This process's buildIndex directories (os.tmpdir()/tae-search-index-<pid>-XXXXXX); other runs' come and go. */
+const TEMP_PREFIX = `tae-search-index-${process.pid}-`;
 let engine: Engine;
 let jobId: string;
 let index: EvtxIndex;

@@ -9,8 +9,9 @@
  * test and experimental ones (and rules without a status) run. Chainsaw runs every status by
  * default; `--status all` gives that.
  */
-import { readFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
+import { isTaeError } from '../errors/index.js';
+import { readRuleInput } from '../rules/index.js';
 import {
   LEVELS,
   type LoadResult,
@@ -99,9 +100,9 @@ function statusesOf(value: string | undefined): ReadonlySet<SigmaStatus> {
 function excludeFileEntries(path: string): string[] {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRuleInput(path, 'exclude file');
   } catch (e) {
-    throw usage(`--exclude-file: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw usage(`--exclude-file: cannot read ${path}: ${isTaeError(e) ? e.context.reason : String(e)}`);
   }
   const lines = text.split(/\r?\n/);
   if (lines.length > MAX_EXCLUDE_LINES)

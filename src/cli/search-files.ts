@@ -3,14 +3,13 @@
  * library's `buildIndex` streams them into the event index a parse job builds, and the request
  * is the search endpoint's (same checks, same answers). The index is a temporary file
  * encrypted under a key held in memory, inside a directory only the user may enter
- * (`tae-search-XXXXXX` in the system's temporary directory), removed when the command ends:
- * normally, on an error, and on SIGINT, SIGTERM or SIGHUP (exit 130, 143, 129).
+ * (`tae-search-<pid>-XXXXXX` in the system's temporary directory), removed when the command
+ * ends: normally, on an error, and on SIGINT, SIGTERM or SIGHUP (exit 130, 143, 129); what a
+ * SIGKILL leaves is swept by the next run (src/search/temp-dirs.ts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { isTaeError } from '../errors/index.js';
-import { buildIndex, type EvtxIndex } from '../library/index.js';
+import { buildIndex, type EvtxIndex, makeTempDir } from '../library/index.js';
 
 const SIGNALS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 
@@ -27,7 +26,7 @@ export async function withFileIndex<T>(
   options: FileIndexOptions,
   use: (index: EvtxIndex) => Promise<T>,
 ): Promise<T> {
-  const owned = mkdtempSync(join(tmpdir(), 'tae-search-')); // 0700: only the user may enter it
+  const owned = makeTempDir('search'); // 0700: only the user may enter it
   const abort = new AbortController();
   let index: EvtxIndex | undefined;
   const remove = () => {

@@ -6,9 +6,8 @@
  * comes from the on-disk cache (rule-cache.ts) unless `cache` is false.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, type Stats, statSync } from 'node:fs';
 import { debugLine, TaeError } from '../errors/index.js';
-import { openRuleLibrary, walkFiles } from '../rules/index.js';
+import { openRuleLibrary, readRuleInput, statRuleInput, walkFiles } from '../rules/index.js';
 import {
   compiledDocuments,
   compileRuleSet,
@@ -53,32 +52,20 @@ const MAX_RULE_BYTES = 8 << 20;
 function ruleFilesUnder(paths: readonly string[]): string[] {
   const out: string[] = [];
   const add = (path: string) => {
-    const st = statRule(path);
+    const st = statRuleInput(path, 'rule', true);
     if (out.length >= MAX_RULE_FILES)
       throw new TaeError('TOO_LARGE', `more than ${MAX_RULE_FILES} rule files`);
     if (st.size > MAX_RULE_BYTES) warn(`${path}: skipped, larger than ${MAX_RULE_BYTES >> 20} MiB`);
     else out.push(path);
   };
   for (const p of paths) {
-    if (!statRule(p).isDirectory())
+    if (!statRuleInput(p, 'rule', true).isDirectory())
       add(p); // named on the command line: read whatever its name
     else
       for (const f of walkFiles(p, { maxDepth: 32, skipDotNames: true }))
         if (/\.ya?ml$/i.test(f.name)) add(f.path);
   }
   return out;
-}
-
-function statRule(path: string): Stats {
-  try {
-    return statSync(path);
-  } catch (e) {
-    throw new TaeError(
-      'INPUT_UNREADABLE',
-      `cannot read rule ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
-      { cause: e },
-    );
-  }
 }
 
 function merge(parts: readonly LoadResult[]): LoadResult {
@@ -113,7 +100,7 @@ async function fromLibrary(
 
 export async function loadSigmaRules(choice: SigmaChoice): Promise<SigmaRules> {
   const files = choice.ruleFiles ?? [];
-  const texts: RuleText[] = ruleFilesUnder(files).map((f) => ({ source: f, text: readFileSync(f, 'utf8') }));
+  const texts: RuleText[] = ruleFilesUnder(files).map((f) => ({ source: f, text: readRuleInput(f, 'rule') }));
   const fileCount = texts.length;
   let placeholders: PlaceholderValues = {};
   if (files.length === 0 || (choice.packs?.length ?? 0) > 0) {

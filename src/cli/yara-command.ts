@@ -5,10 +5,9 @@
  * with a warning each. Every scan has a timeout; a file that times out or cannot be read is an
  * input error reported after the others were scanned.
  */
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { TaeError } from '../errors/index.js';
-import { openRuleLibrary } from '../rules/index.js';
+import { openRuleLibrary, readRuleInput } from '../rules/index.js';
 import {
   type CompiledRuleSet,
   PACK_EXTERNAL_VARIABLES,
@@ -69,7 +68,8 @@ export async function compileYaraFlags(
 ): Promise<CompiledRuleSet> {
   const custom = (flags.rule?.length ?? 0) > 0;
   let sources: { source: string; namespace: string; origin: string }[];
-  if (custom) sources = flags.rule!.map((f) => ({ source: readRule(f), namespace: f, origin: f }));
+  if (custom)
+    sources = flags.rule!.map((f) => ({ source: readRuleInput(f, 'rule'), namespace: f, origin: f }));
   else {
     const library = await openRuleLibrary({ dataDir: ruleLibraryDir(flags.data) });
     try {
@@ -99,17 +99,6 @@ export async function compileYaraFlags(
   }
   for (const s of outcome.rules.skipped) warn(`${s.origin ?? 'rule'}: skipped, does not compile: ${s.title}`);
   return outcome.rules;
-}
-
-function readRule(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new TaeError(
-      'INPUT_UNREADABLE',
-      `cannot read rule ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
-    );
-  }
 }
 
 const metaText = (v: unknown) => (v === undefined || v === null ? null : String(v));

@@ -3,6 +3,8 @@
  * never on message text. HTTP-facing codes carry the status and body format the
  * service interface prescribes; the HTTP adapter serialises them without logic.
  */
+export { type FileTypeStats, fileKindOf } from './file-kind.js';
+
 export const ERROR_CODES = {
   /** A bad option or request field (the spec's 400s: `Invalid test data format`, …). */
   INVALID_ARGUMENT: 400,

@@ -9,7 +9,7 @@
  * is completed through a bounded page cache, in a worker thread.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import {
@@ -24,7 +24,7 @@ import { type ErrorInsight, errorInsight } from '../insights/index.js';
 import { eventDescriber } from '../lookup/index.js';
 import { checkSourceFile, type DecodePool } from '../parse/index.js';
 import { type DecodeFilesResult, decodeFiles, lazyPool } from '../pipeline/index.js';
-import { EventIndexBuilder } from '../search/index.js';
+import { EventIndexBuilder, makeTempDir } from '../search/index.js';
 import { type EvtxIndex, OpenIndex } from './evtx-index.js';
 import { type IndexSigmaRules, sigmaRulesOf } from './sigma-rules.js';
 
@@ -118,7 +118,7 @@ export async function build(options: BuildIndexOptions): Promise<EvtxIndex> {
 
   const within = options.tempDir ?? tmpdir();
   if (typeof within !== 'string' || within === '') throw invalidOption('tempDir', 'a directory path', within);
-  const tempDir = path === undefined ? mkdtempSync(join(within, 'tae-search-index-')) : null;
+  const tempDir = path === undefined ? makeTempDir('search-index', within) : null;
   const target = {
     path: path ?? join(tempDir!, 'events.sqlite'),
     key: tempDir === null ? null : randomBytes(32),

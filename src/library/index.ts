@@ -2,6 +2,9 @@
  * The library's compositions of several areas for embedders: event indexes built from EVTX
  * files and searched without an Engine (`buildIndex`, `search`).
  */
+
+/** For `tae search FILE`, whose own directory holds the index and goes on a signal. */
+export { makeTempDir } from '../search/index.js';
 export {
   type BuildIndexOptions,
   buildIndex,

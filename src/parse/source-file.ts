@@ -5,7 +5,7 @@
  */
 import { type Stats, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { TaeError } from '../errors/index.js';
+import { fileKindOf, TaeError } from '../errors/index.js';
 
 /** `cannot open PATH: ENOENT` (or EACCES, EIO…): the system's code names the reason. */
 export function unreadableSource(path: string, e: unknown, doing: 'open' | 'read' = 'open'): TaeError {
@@ -16,17 +16,8 @@ export function unreadableSource(path: string, e: unknown, doing: 'open' | 'read
   });
 }
 
-function kind(st: Stats): string {
-  if (st.isDirectory()) return 'a directory';
-  if (st.isFIFO()) return 'a FIFO (pipe)';
-  if (st.isCharacterDevice()) return 'a character device';
-  if (st.isBlockDevice()) return 'a block device';
-  if (st.isSocket()) return 'a socket';
-  return 'a special file';
-}
-
 function refuse(path: string, st: Stats): TaeError {
-  const what = kind(st);
+  const what = fileKindOf(st);
   const why = st.isDirectory()
     ? 'it is a directory (directories are not searched: name the .evtx files in it)'
     : `it is ${what}, not a regular file`;

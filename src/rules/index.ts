@@ -10,6 +10,7 @@ export {
   MAX_NAMES_PER_REQUEST,
   NOT_FOUND_MESSAGE,
 } from './names.js';
+export { readRuleInput, statRuleInput } from './rule-file.js';
 export { INDEX_FILE } from './schema.js';
 export {
   loadSigmaSources,

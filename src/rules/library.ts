@@ -3,7 +3,7 @@
  * name, and the rule sets community runs take. Without a data directory the index lives in
  * memory; the builtin pack is indexed on first use either way.
  */
-import { realpathSync, statSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { SqliteDatabase } from '../../native/sqlite.js';
 import { invalidOption, TaeError } from '../errors/index.js';
@@ -13,6 +13,7 @@ import { indexPack } from './index-pack.js';
 import { ruleLines } from './lines.js';
 import { bodyFormatOf, NOT_FOUND_MESSAGE, requestedNames, retrievalNames } from './names.js';
 import { type Settings, settingsOf } from './options.js';
+import { statRuleInput } from './rule-file.js';
 import type { PackScan } from './scan.js';
 import { scanDirectory } from './scan-directory.js';
 import { scanZip } from './scan-zip.js';
@@ -116,13 +117,13 @@ export class RuleLibrary {
     if (options.name !== undefined && (!PACK_NAME.test(options.name) || options.name === BUILTIN_PACK))
       throw invalidOption('name', `letters, digits, '.', '_' or '-' (not '${BUILTIN_PACK}')`, options.name);
     let source: string;
-    let isDirectory: boolean;
     try {
       source = realpathSync(resolve(path));
-      isDirectory = statSync(source).isDirectory();
     } catch (e) {
       throw new TaeError('INPUT_UNREADABLE', `rule pack not found: ${path}`, { context: { path }, cause: e });
     }
+    // Anything else would be opened as a zip: a FIFO's open never returns.
+    const isDirectory = statRuleInput(path, 'rule pack', true).isDirectory();
     const builtinDir = builtinPackDir();
     if (builtinDir !== undefined && source === realpathSync(builtinDir))
       throw invalidOption('path', 'a user pack, not the builtin pack', path);

@@ -22,6 +22,7 @@ export { type RebuildOptions, rebuildInsights } from './rebuild.js';
 export { type CheckedSearch, checkSearchRequest } from './request.js';
 export { restoreEvent, type StoredEvent } from './restore.js';
 export { INDEX_FORMAT } from './schema.js';
+export { makeTempDir, sweepTempDirs, type TempDirKind } from './temp-dirs.js';
 export {
   type EventFilter,
   type EventTableResponse,

@@ -21,7 +21,7 @@ import type { LookupRequest, LookupResult } from '../lookup/index.js';
 import { defaultThreads } from '../parse/index.js';
 import { type LazyPool, lazyPool } from '../pipeline/index.js';
 import { INDEX_FILE, type RuleLibrary, type RuleLibraryOptions } from '../rules/index.js';
-import type { SearchRequest, SearchResponse } from '../search/index.js';
+import { makeTempDir, type SearchRequest, type SearchResponse } from '../search/index.js';
 import type { SigmaDataRequest, SigmaDataResponse } from '../sigma/index.js';
 import { ownerOnlyDatabase, Store } from '../store/index.js';
 import type { YaraDataRequest, YaraDataResponse } from '../yara/index.js';
@@ -183,7 +183,7 @@ export class Engine {
     if (options.clock !== undefined && typeof options.clock !== 'function')
       throw invalidOption('clock', 'a function returning epoch milliseconds', options.clock);
     const store = await Store.open({
-      ...(memory ? {} : { dataDir: options.dataDir! }),
+      ...(memory ? { indexDir: makeTempDir('indexes') } : { dataDir: options.dataDir! }),
       ...(options.durability ? { durability: options.durability } : {}),
     });
     try {

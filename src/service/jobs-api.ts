@@ -3,13 +3,14 @@
  * private (input and results sealed under a job key, owner-only); otherwise it is public.
  * Another owner's private file or job answers exactly as a missing one would.
  */
+import { decodeRuleText } from '../base64/index.js';
 import { JOB_CATEGORY, type JobInput } from '../jobs/index.js';
 import type { FileRow } from '../store/index.js';
 import type { Caller } from './callers.js';
 import type { ServiceContext } from './context.js';
 import { type EndpointWith, type ErrorSlug, endpointError, keyError, rowId } from './error-table.js';
 import type { Auth, FileJobRequest, JobCreated, ParseJobRequest } from './types.js';
-import { decodeBase64Text, idList, isRecord } from './validate.js';
+import { idList, isRecord } from './validate.js';
 
 type JobEndpoint = 'createParseJob' | 'createSigmaFileJob' | 'createYaraFileJob';
 
@@ -114,10 +115,12 @@ async function createRuleJob(
   if (body.operation === 'run_community_rules') {
     input = { type: `${kind}_file_community`, file_ids: ids };
   } else if (body.operation === 'run_rule') {
-    const rule = decodeBase64Text(body.rule, s.limits.maxRuleBytes, () =>
-      rowError(endpoint, 'badRequest', { details: `rule exceeds ${s.limits.maxRuleBytes} bytes` }),
-    );
-    if (rule === null || rule.trim() === '') throw rowError(endpoint, 'ruleRequired');
+    const rule = decodeRuleText(body.rule, {
+      maxBytes: s.limits.maxRuleBytes,
+      tooLarge: () =>
+        rowError(endpoint, 'badRequest', { details: `rule exceeds ${s.limits.maxRuleBytes} bytes` }),
+    });
+    if (rule === null) throw rowError(endpoint, 'ruleRequired');
     input = { type: `${kind}_file_custom` as const, file_ids: ids, rule };
   } else {
     throw rowError(endpoint, 'badRequest', { details: 'operation must be run_rule or run_community_rules' });

@@ -1,5 +1,4 @@
 /** Checks at the door: request bodies are hostile until these say otherwise. */
-import { base64ByteLength, cleanBase64, decodeBase64 } from '../base64/index.js';
 import { isUuid } from '../crypto/index.js';
 import type { TaeError } from '../errors/index.js';
 
@@ -23,19 +22,4 @@ export function idList(value: unknown, max: number, errors: IdListErrors): strin
     if (!ids.includes(id)) ids.push(id);
   }
   return ids;
-}
-
-/**
- * The text of a Base64 rule (see base64/), or null when it is not a string, not Base64,
- * empty or not UTF-8. Too long: `tooLong`.
- */
-export function decodeBase64Text(value: unknown, maxBytes: number, tooLong: () => TaeError): string | null {
-  const clean = cleanBase64(value);
-  if (clean === null || clean === '') return null;
-  if (base64ByteLength(clean) > maxBytes) throw tooLong();
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(decodeBase64(clean));
-  } catch {
-    return null;
-  }
 }

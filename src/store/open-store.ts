@@ -6,15 +6,15 @@
  * and index files whose job is gone.
  *
  * A store in memory still keeps its event indexes in files, so that memory does not grow with
- * the input: in an owner-only temporary directory made at open and removed at close, every
+ * the input: in an owner-only temporary directory given at open and removed at close, every
  * file encrypted (private ones under their job's key, public ones under a random key of this
  * store that only this process ever holds), so what a killed process leaves there is noise.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { invalidOption } from '../errors/index.js';
 import { type BlobStore, diskBlobs, memoryBlobs } from './blobs.js';
 import { FileTable } from './files.js';
 import { IndexStore } from './indexes.js';
@@ -28,6 +28,12 @@ import { TokenTable } from './tokens.js';
 export interface StoreOptions {
   /** Directory for `engine.db` and `files/`; omitted: everything stays in memory. */
   readonly dataDir?: string;
+  /**
+   * Without `dataDir`: the empty owner-only directory the event indexes are kept in, removed
+   * at close. The caller makes it (src/search/temp-dirs.ts), named so that a later process can
+   * sweep it when this one is killed before its close.
+   */
+  readonly indexDir?: string;
   /**
    * `normal` (default) survives a killed process: WAL commits reach the OS at once. `full`
    * also survives power loss, at one fsync per commit.
@@ -84,7 +90,9 @@ export class Store {
     const dir = options.dataDir;
     if (dir !== undefined) await mkdir(dir, { recursive: true, mode: 0o700 });
     const unlock = dir === undefined ? () => {} : lockDataDir(dir);
-    const tempDir = dir === undefined ? mkdtempSync(join(tmpdir(), 'tae-indexes-')) : null;
+    if (dir === undefined && options.indexDir === undefined)
+      throw invalidOption('indexDir', 'a directory when there is no dataDir', undefined);
+    const tempDir = dir === undefined ? options.indexDir! : null;
     const release = () => {
       unlock();
       if (tempDir !== null) rmSync(tempDir, { recursive: true, force: true });

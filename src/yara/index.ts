@@ -33,7 +33,7 @@ export {
 } from './insights.js';
 export { PACK_EXTERNAL_VARIABLES, YARA_DEFAULTS, type YaraEngineOptions } from './options.js';
 export type { PatternHits, RuleSource, YaraMetaValue, YaraRuleMatch } from './protocol.js';
-export { decodeRuleField, type YaraDataRequest, type YaraOperation } from './request.js';
+export type { YaraDataRequest, YaraOperation } from './request.js';
 export { type CommunityRules, MAX_TEST_DATA_BYTES, type RunYaraOptions, runYara } from './run-yara.js';
 export {
   MAX_FILE_ANALYSIS_BYTES,

@@ -3,7 +3,7 @@
  * bodies: 400 `Invalid test data format`, 422 `Rule is required`. Base64 is checked strictly
  * (Buffer's decoder silently skips foreign characters).
  */
-import { base64ByteLength, cleanBase64, decodeBase64 } from '../base64/index.js';
+import { base64ByteLength, cleanBase64, decodeRuleText } from '../base64/index.js';
 import { TaeError } from '../errors/index.js';
 
 export type YaraOperation = 'run_rule' | 'run_community_rules';
@@ -33,18 +33,6 @@ const testDataError = () =>
 export const ruleRequiredError = (): TaeError =>
   new TaeError('VALIDATION_FAILED', 'Rule is required', { status: 422, bodyFormat: 'text' });
 
-/** Rule text from a base64 field: null unless it is base64 of non-blank UTF-8. */
-export function decodeRuleField(field: unknown): string | null {
-  const clean = cleanBase64(field);
-  if (clean === null || clean === '') return null;
-  try {
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(decodeBase64(clean));
-    return text.trim() === '' ? null : text;
-  } catch {
-    return null;
-  }
-}
-
 export function resolveDataRequest(request: unknown): ResolvedDataRequest {
   if (request === null || typeof request !== 'object') throw testDataError();
   const r = request as Partial<Record<keyof YaraDataRequest, unknown>>;
@@ -54,7 +42,7 @@ export function resolveDataRequest(request: unknown): ResolvedDataRequest {
     case 'run_community_rules':
       return { operation: 'run_community_rules', testData };
     case 'run_rule': {
-      const rule = decodeRuleField(r.rule);
+      const rule = decodeRuleText(r.rule);
       if (rule === null) throw ruleRequiredError();
       return { operation: 'run_rule', testData, rule };
     }

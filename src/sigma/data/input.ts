@@ -27,13 +27,20 @@ export type TestRecord =
 const invalid = (why: string) =>
   new TaeError('INVALID_ARGUMENT', 'Invalid test data format', { bodyFormat: 'text', context: { why } });
 
-export function decodeBase64Text(value: unknown, what: string): string | undefined {
+/** A `rule` or `test_data` field decoding past MAX_TEST_DATA_BYTES. */
+export const tooLarge = (what: 'rule' | 'test_data'): TaeError =>
+  new TaeError('TOO_LARGE', `${what} exceeds ${MAX_TEST_DATA_BYTES / 1024 / 1024} MB`, {
+    bodyFormat: 'text',
+  });
+
+/**
+ * Test data is read leniently (bad bytes become U+FFFD), as the CLI reads a data file: it is
+ * evidence to match, unlike a rule (base64's decodeRuleText), whose bytes must mean one thing.
+ */
+function decodeTestData(value: unknown): string | undefined {
   const clean = cleanBase64(value);
   if (clean === null) return undefined;
-  if (base64ByteLength(clean) > MAX_TEST_DATA_BYTES)
-    throw new TaeError('TOO_LARGE', `${what} exceeds ${MAX_TEST_DATA_BYTES / 1024 / 1024} MB`, {
-      bodyFormat: 'text',
-    });
+  if (base64ByteLength(clean) > MAX_TEST_DATA_BYTES) throw tooLarge('test_data');
   const text = new TextDecoder('utf-8', { fatal: false }).decode(decodeBase64(clean));
   return text.replace(/^\uFEFF/, '');
 }
@@ -58,7 +65,7 @@ function parseJson(text: string): unknown[] {
 }
 
 export function parseTestData(testData: unknown): TestRecord[] {
-  const text = decodeBase64Text(testData, 'test_data');
+  const text = decodeTestData(testData);
   if (text === undefined) throw invalid('test_data must be a base64 string');
   return parseTestText(text);
 }

@@ -3,13 +3,14 @@
  * back at once as `{ results: [...] }` of Table and Error elements; bad requests throw the
  * endpoint's errors (plain-text bodies).
  */
+import { decodeRuleText } from '../../base64/index.js';
 import { checkOptionKeys, invalidOption, TaeError } from '../../errors/index.js';
 import { type LoadResult, loadRules } from '../load.js';
 import type { SigmaCorrelation, SigmaRule } from '../model.js';
 import type { PlaceholderValues } from '../modifiers/index.js';
 import { RuleSet } from '../ruleset/index.js';
 import { type CompiledSigma, SigmaSession } from '../session.js';
-import { decodeBase64Text, parseTestData } from './input.js';
+import { MAX_TEST_DATA_BYTES, parseTestData, tooLarge } from './input.js';
 import { dataMatcher, matchRecords, type SigmaMatcher } from './match.js';
 import { communityTable, customTable, type SigmaDataResult } from './results.js';
 
@@ -64,8 +65,11 @@ function runCustom(
   records: ReturnType<typeof parseTestData>,
   options: RunSigmaOptions,
 ) {
-  const text = decodeBase64Text(request.rule, 'rule');
-  if (text === undefined || text.trim() === '') throw ruleRequired();
+  const text = decodeRuleText(request.rule, {
+    maxBytes: MAX_TEST_DATA_BYTES,
+    tooLarge: () => tooLarge('rule'),
+  });
+  if (text === null) throw ruleRequired();
   const loaded = loadRules(text, 'rule', options.placeholders ? { placeholders: options.placeholders } : {});
   const errors: SigmaDataResult[] = loaded.diagnostics.map((d) => ({
     type: 'Error',
