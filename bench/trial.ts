@@ -10,10 +10,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { writeEvtx } from '../fixtures/evtx-writer/index.js';
 import { randomEvents } from '../fixtures/large-events.js';
 import { prng } from '../fixtures/prng.js';
+import { benchArgs, numberArg } from './args.js';
 import { crashCampaign } from './crash-campaign.js';
 import { loadCampaign } from './load-campaign.js';
 import type { Auth } from './service-client.js';
@@ -25,30 +25,21 @@ const USAGE = `usage: npm run trial -- [--kill-seconds N] [--load-seconds N] [--
   --seed S           seed of the random choices and generated logs (default 1)`;
 
 function options() {
-  try {
-    const { values } = parseArgs({
-      options: {
-        'kill-seconds': { type: 'string', default: '180' },
-        'load-seconds': { type: 'string', default: '120' },
-        clients: { type: 'string', default: '30' },
-        seed: { type: 'string', default: '1' },
-        help: { type: 'boolean', default: false },
-      },
-    });
-    if (values.help) {
-      process.stdout.write(`${USAGE}\n`);
-      process.exit(0);
-    }
-    const n = (name: keyof typeof values) => {
-      const v = Number(values[name]);
-      if (!Number.isSafeInteger(v) || v < 0) throw new Error(`--${name} must be a whole number`);
-      return v;
-    };
-    return { kill: n('kill-seconds'), load: n('load-seconds'), clients: n('clients'), seed: n('seed') };
-  } catch (e) {
-    process.stderr.write(`trial: ${(e as Error).message}\n${USAGE}\n`);
-    process.exit(2);
-  }
+  const { values } = benchArgs(USAGE, {
+    options: {
+      'kill-seconds': { type: 'string', default: '180' },
+      'load-seconds': { type: 'string', default: '120' },
+      clients: { type: 'string', default: '30' },
+      seed: { type: 'string', default: '1' },
+    },
+  });
+  const n = (flag: string, text: string) => numberArg(flag, text, { integer: true });
+  return {
+    kill: n('--kill-seconds', values['kill-seconds']),
+    load: n('--load-seconds', values['load-seconds']),
+    clients: n('--clients', values.clients),
+    seed: n('--seed', values.seed),
+  };
 }
 
 const CLI = join(import.meta.dirname, '..', 'dist', 'src', 'cli', 'main.js');
