@@ -182,6 +182,11 @@ describe('tae serve with its data directory on a full disk', { skip: SKIP }, () 
       type: 'text/plain; charset=utf-8',
       text: NO_SPACE,
     });
+    // The operator hears of the full disk, and of no internal error.
+    assert.match(
+      server.stderr(),
+      /^tae serve: no space left on the disk of the data directory \S+: 1 request\(s\) answered 507, the last POST \/upload; free space \(no restart needed\)\n$/,
+    );
     assert.deepEqual(blobs(), before, 'no blob of the refused upload');
     assert.deepEqual(readdirSync(disk.outside('data', 'tmp')), [], 'no partial upload');
     const listed = JSON.parse((await call(f.url, 'GET', '/analysis/file/list', { auth: f.owner })).text);

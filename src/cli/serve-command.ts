@@ -49,6 +49,25 @@ const nextSignal = () =>
     process.on('SIGINT', on).on('SIGTERM', on);
   });
 
+const NO_SPACE_LOG_EVERY_MS = 60_000;
+
+/** One line when requests meet a full disk, then at most one a minute (with the count), not one a request. */
+function noSpaceLog(dataDir: string | undefined): (r: { method: string; path: string }) => void {
+  let last = 0;
+  let since = 0;
+  return (r) => {
+    since++;
+    const now = Date.now();
+    if (now - last < NO_SPACE_LOG_EVERY_MS) return;
+    const where = dataDir === undefined ? 'the temporary directory' : `the data directory ${dataDir}`;
+    errLine(
+      `tae serve: no space left on the disk of ${where}: ${since} request(s) answered 507, the last ${r.method} ${r.path}; free space (no restart needed)`,
+    );
+    last = now;
+    since = 0;
+  };
+}
+
 async function runServe(flags: ServeFlags): Promise<void> {
   let listening = false;
   const dataDir = flags.memory ? undefined : (flags.data ?? defaultDataDir());
@@ -72,6 +91,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
       onInternalError: (e, id) => printErr(`tae serve: error ${id}: ${(e as Error)?.stack ?? e}\n`),
       onClientAbort: (r) =>
         errLine(`tae serve: client closed the connection mid-request: ${r.method} ${r.path}`),
+      onNoSpace: noSpaceLog(dataDir),
     });
     // Handlers go in before the first line: a client that stops us as soon as it reads the URL
     // must meet our shutdown, not the default action of the signal.

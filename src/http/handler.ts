@@ -91,6 +91,8 @@ async function handle(c: Context, req: IncomingMessage, res: ServerResponse): Pr
       return abandonBody(req);
     }
     if (res.destroyed) return;
+    if (isTaeError(e) && e.code === 'NO_SPACE')
+      c.o.onNoSpace({ method: req.method ?? '', path: printable((req.url ?? '').split('?')[0]!) });
     if (isTaeError(e)) return fail(e);
     const internal = T.internalError(endpoint);
     c.o.onInternalError(e, String(internal.context.error_id));

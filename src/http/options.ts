@@ -53,6 +53,11 @@ export interface HttpOptions {
   readonly onInternalError?: (error: unknown, errorId: string) => void;
   /** A client that closed its connection before its request arrived whole (not answered). */
   readonly onClientAbort?: (request: ClientAbort) => void;
+  /**
+   * A request answered 507 because the data directory's disk is full: no failure of ours and
+   * nothing for the client to fix, but the operator must free space (`tae serve` logs it).
+   */
+  readonly onNoSpace?: (request: ClientAbort) => void;
 }
 
 export interface ClientAbort {
@@ -71,6 +76,7 @@ export interface ResolvedOptions {
   readonly allowedHosts: ReadonlySet<string> | null;
   readonly onInternalError: (error: unknown, errorId: string) => void;
   readonly onClientAbort: (request: ClientAbort) => void;
+  readonly onNoSpace: (request: ClientAbort) => void;
 }
 
 const BRAND = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,30}[A-Za-z0-9])?$/;
@@ -104,5 +110,6 @@ export function resolveOptions(options: HttpOptions): ResolvedOptions {
     allowedHosts: hosts === null ? null : new Set(hosts.map((h) => h.toLowerCase())),
     onInternalError: options.onInternalError ?? (() => {}),
     onClientAbort: options.onClientAbort ?? (() => {}),
+    onNoSpace: options.onNoSpace ?? (() => {}),
   };
 }
