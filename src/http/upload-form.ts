@@ -21,7 +21,10 @@ import { clientGone, payloadTooLarge, unreadableBody, uploadTimedOut } from './t
 
 const FIELD = 'files';
 /** Parts per request (files and fields together), so a flood of tiny parts stops early. */
-const MAX_PARTS = 1000;
+export const MAX_PARTS = 1000;
+const FIELD_BYTES = 64 * 1024;
+/** The most a part adds besides file bytes: headers (busboy reads 16 KiB), a field value, a boundary. */
+export const PART_OVERHEAD_BYTES = 16 * 1024 + FIELD_BYTES + 1024;
 
 type FormEvent =
   | { readonly kind: 'file'; readonly name: string; readonly stream: Readable }
@@ -82,7 +85,7 @@ export function openUploadForm(req: IncomingMessage, options: UploadFormOptions)
         files: MAX_PARTS,
         parts: MAX_PARTS,
         fields: MAX_PARTS,
-        fieldSize: 64 * 1024,
+        fieldSize: FIELD_BYTES,
         headerPairs: 100,
       },
     });
