@@ -1,10 +1,11 @@
 /**
  * Reading a JSON request body: `Content-Type: application/json` (any parameters), at most
- * `maxBytes` (checked against Content-Length first, then while reading), UTF-8, one JSON
- * object. What the object holds is the engine's to judge.
+ * `maxBytes` (checked against Content-Length first, before any 100 Continue, then while
+ * reading), UTF-8, one JSON object. What the object holds is the engine's to judge.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Endpoint } from '../service/index.js';
+import { startReading } from './request-body.js';
 import { clientGone, payloadTooLarge, unreadableBody } from './transport-errors.js';
 
 /** The media type of a Content-Type header, lowercased, without parameters. */
@@ -50,6 +51,7 @@ export async function readJsonBody(
     throw unreadableBody(endpoint, 'Content-Type must be application/json');
   }
   if (declaredTooLarge(req, maxBytes)) throw payloadTooLarge(endpoint);
+  startReading(req);
   const bytes = await readBytes(req, endpoint, maxBytes);
   let text: string;
   try {

@@ -5,6 +5,7 @@
  */
 import { invalidOption } from '../errors/index.js';
 import { DEFAULT_LIMITS } from '../service/index.js';
+import { MAX_PARTS, PART_OVERHEAD_BYTES } from './upload-form.js';
 
 const MiB = 1024 ** 2;
 
@@ -14,8 +15,10 @@ export interface HttpLimits {
   /** A JSON body of any other endpoint (a custom rule is at most 1 MiB before Base64). */
   readonly jsonBytes: number;
   /**
-   * A whole multipart upload request. Uploaded files are held in memory until the Engine
-   * takes a stream of files (see upload.ts), so this also bounds the memory of one upload.
+   * A whole multipart upload request. Parts stream into the engine one by one (to disk with a
+   * data directory), so this bounds no memory: by default it is what the documented limits
+   * admit (100 files of 250 MiB and the form's overhead), so that a declared Content-Length
+   * past it is refused before a byte is read (or a 100 Continue sent).
    */
   readonly uploadBytes: number;
   /** The whole upload request must arrive within this (the spec's 30 s), else 408. */
@@ -25,7 +28,8 @@ export interface HttpLimits {
 export const DEFAULT_HTTP_LIMITS: HttpLimits = Object.freeze({
   dataJsonBytes: 64 * MiB,
   jsonBytes: 4 * MiB,
-  uploadBytes: 256 * MiB,
+  uploadBytes:
+    DEFAULT_LIMITS.maxFilesPerUpload * DEFAULT_LIMITS.uploadFileBytes + MAX_PARTS * PART_OVERHEAD_BYTES,
   uploadTimeoutMs: DEFAULT_LIMITS.uploadTimeoutMs,
 });
 

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TaeError } from '../errors/index.js';
 import { errorResponse } from '../service/index.js';
-import { settleBody } from './request-body.js';
+import { bodyHeaders, endAnswer } from './request-body.js';
 
 const COMMON_HEADERS = {
   'Cache-Control': 'no-store',
@@ -28,9 +28,9 @@ export function send(
     ...headers,
     'Content-Type': contentType,
     'Content-Length': String(bytes.length),
-    ...settleBody(req, res, status),
+    ...bodyHeaders(req, status),
   });
-  res.end(bytes);
+  endAnswer(req, res, status, bytes);
 }
 
 export function sendJson(req: IncomingMessage, res: ServerResponse, value: unknown): void {

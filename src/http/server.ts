@@ -4,12 +4,13 @@
  * bare 408 only catches requests whose headers or JSON bodies never finish arriving.
  */
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { invalidOption, TaeError } from '../errors/index.js';
 import type { Engine } from '../service/index.js';
 import { createHttpHandler } from './handler.js';
 import { DEFAULT_HTTP_LIMITS, type HttpOptions } from './options.js';
+import { holdContinue } from './request-body.js';
 
 export interface ServeOptions extends HttpOptions {
   readonly engine: Engine;
@@ -59,6 +60,12 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const uploadTimeoutMs = options.limits?.uploadTimeoutMs ?? DEFAULT_HTTP_LIMITS.uploadTimeoutMs;
   const requestTimeout = uploadTimeoutMs + 5_000;
   const server = createServer({ requestTimeout, headersTimeout: Math.min(requestTimeout, 60_000) }, handler);
+  // Without this listener Node sends 100 Continue before the handler runs, inviting the body
+  // of a request about to be refused (see request-body.ts).
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    holdContinue(req, res);
+    handler(req, res);
+  });
   const address = await listen(server, port, host);
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   let closing: Promise<void> | null = null;

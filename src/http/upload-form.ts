@@ -17,11 +17,15 @@ import busboy from 'busboy';
 import type { TaeError } from '../errors/index.js';
 import type { UploadFile } from '../service/index.js';
 import { mediaType } from './json-body.js';
+import { startReading } from './request-body.js';
 import { clientGone, payloadTooLarge, unreadableBody, uploadTimedOut } from './transport-errors.js';
 
 const FIELD = 'files';
 /** Parts per request (files and fields together), so a flood of tiny parts stops early. */
-const MAX_PARTS = 1000;
+export const MAX_PARTS = 1000;
+const FIELD_BYTES = 64 * 1024;
+/** The most a part adds besides file bytes: headers (busboy reads 16 KiB), a field value, a boundary. */
+export const PART_OVERHEAD_BYTES = 16 * 1024 + FIELD_BYTES + 1024;
 
 type FormEvent =
   | { readonly kind: 'file'; readonly name: string; readonly stream: Readable }
@@ -82,7 +86,7 @@ export function openUploadForm(req: IncomingMessage, options: UploadFormOptions)
         files: MAX_PARTS,
         parts: MAX_PARTS,
         fields: MAX_PARTS,
-        fieldSize: 64 * 1024,
+        fieldSize: FIELD_BYTES,
         headerPairs: 100,
       },
     });
@@ -120,10 +124,19 @@ export function openUploadForm(req: IncomingMessage, options: UploadFormOptions)
   const gone = () => {
     if (!req.complete) abort(clientGone('upload'));
   };
-  req.on('data', count).on('close', gone);
-  req.pipe(parser);
+  req.on('close', gone);
+  // The body is read from the engine's first ask for a file, after it has checked the caller:
+  // a refused token gets its answer before any 100 Continue, and the client keeps its body.
+  let started = false;
+  const start = () => {
+    started = true;
+    startReading(req);
+    req.on('data', count);
+    req.pipe(parser);
+  };
 
   const nextEvent = async (): Promise<FormEvent> => {
+    if (!started) start();
     while (queue.length === 0) await unlessAborted(new Promise<void>((r) => (wake = r)), controller.signal);
     wake = null;
     return queue.shift()!;

@@ -27,7 +27,8 @@ export interface RawRequest {
   readonly waitMs?: number;
 }
 
-function parse(raw: Buffer): RawAnswer | 'partial' {
+/** The answer in `raw`, or 'partial' until it is whole (a 100 Continue before it is skipped). */
+export function parse(raw: Buffer): RawAnswer | 'partial' {
   const end = raw.indexOf('\r\n\r\n');
   if (end < 0) return 'partial';
   const [statusLine, ...lines] = raw.subarray(0, end).toString('latin1').split('\r\n');
