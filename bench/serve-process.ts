@@ -1,20 +1,20 @@
 /**
  * A real `tae serve` in a child process, for the crash and load campaigns: started on a data
- * directory, its URL read from its first line, stopped with SIGTERM or killed with SIGKILL. Its
- * stderr is kept (the last 64 KiB) so a campaign can show what the server said.
+ * directory (the built CLI, as users run it), its URL read from its first line (the tests'
+ * `listening`), stopped with SIGTERM or killed with SIGKILL; its stderr can be shown.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { listening } from '../test/helpers/serve-child.js';
 
 const CLI = join(import.meta.dirname, '..', 'dist', 'src', 'cli', 'main.js');
-const STDERR_KEPT = 64 * 1024;
+const STDERR_SHOWN = 64 * 1024;
 
 export interface ServeProcess {
   readonly url: string;
   readonly pid: number;
-  /** What the server wrote on stderr (its last 64 KiB). */
+  /** What the server wrote on stderr (the last 64 KiB of it). */
   stderr(): string;
   /** SIGKILL, and wait until the process is gone. */
   kill(): Promise<void>;
@@ -30,27 +30,19 @@ export async function startServe(dataDir: string, args: readonly string[] = []):
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  let err = '';
-  child.stderr!.on('data', (b: Buffer) => {
-    err = (err + b.toString('utf8')).slice(-STDERR_KEPT);
-  });
   const exited = once(child, 'exit');
-  const lines = createInterface({ input: child.stdout! });
-  const first = await Promise.race([
-    once(lines, 'line').then(([l]) => String(l)),
-    exited.then(() => null),
-    new Promise<null>((r) => setTimeout(() => r(null), 60_000).unref()),
-  ]);
-  if (first === null || !first.startsWith('http://')) {
+  let started: Awaited<ReturnType<typeof listening>>;
+  try {
+    started = await listening(child);
+  } catch (e) {
     child.kill('SIGKILL');
-    throw new Error(`tae serve did not start: ${first ?? 'no URL line'}; stderr: ${err.slice(-2000)}`);
+    throw e;
   }
-  lines.on('line', () => {}); // the retention lines that follow
   const gone = () => child.exitCode !== null || child.signalCode !== null;
   return {
-    url: first.trim(),
+    url: started.url.trim(),
     pid: child.pid!,
-    stderr: () => err,
+    stderr: () => started.stderr().slice(-STDERR_SHOWN),
     kill: async () => {
       if (gone()) return;
       child.kill('SIGKILL');

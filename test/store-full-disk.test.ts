@@ -13,7 +13,6 @@ import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { after, afterEach, before, describe, test } from 'node:test';
 import {
   type Auth,
@@ -25,6 +24,7 @@ import {
   isErrorRowId,
 } from '../src/service/index.js';
 import { type Answer, call } from './helpers/http-client.js';
+import { listening } from './helpers/serve-child.js';
 import { type SmallDisk, smallDisk, smallDiskUnavailable } from './helpers/small-disk.js';
 import { manyEventsLog, smallLog } from './helpers/small-log.js';
 
@@ -102,15 +102,7 @@ async function startServer(
   data: string,
 ): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
   const child = disk.tae(['serve', '--data', data, '--port', '0']);
-  let err = '';
-  child.stderr!.on('data', (c) => {
-    err += c;
-  });
-  const [url] = (await Promise.race([
-    once(createInterface({ input: child.stdout! }), 'line'),
-    once(child, 'exit').then(([code]) => assert.fail(`tae serve exited ${code}: ${err}`)),
-  ])) as [string];
-  return { child, url, stderr: () => err };
+  return { child, ...(await listening(child)) };
 }
 
 async function settled(

@@ -23,6 +23,33 @@ export interface ServeChild {
   stop(): Promise<void>;
 }
 
+/** A spawned `tae serve` gives no URL within this: it is stuck, not slow. */
+const START_MS = 60_000;
+
+/**
+ * The URL a spawned `tae serve` prints on its first line, and what it writes on stderr (kept
+ * from the start); fails when the server exits, or prints nothing for a minute, first.
+ */
+export async function listening(child: ChildProcess): Promise<{ url: string; stderr: () => string }> {
+  let stderr = '';
+  child.stderr!.on('data', (c) => {
+    stderr += c;
+  });
+  const lines = createInterface({ input: child.stdout! });
+  let timer: NodeJS.Timeout | undefined;
+  const [url] = (await Promise.race([
+    once(lines, 'line'),
+    once(child, 'exit').then(([code, signal]) =>
+      assert.fail(`tae serve exited ${code ?? signal}: ${stderr}`),
+    ),
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`tae serve printed no URL: ${stderr}`)), START_MS);
+    }),
+  ]).finally(() => clearTimeout(timer))) as [string];
+  lines.on('line', () => {}); // the lines after the URL (retention) are read and dropped
+  return { url, stderr: () => stderr };
+}
+
 export async function startServe(dataDir: string): Promise<ServeChild> {
   const child = spawn(
     process.execPath,
@@ -31,20 +58,13 @@ export async function startServe(dataDir: string): Promise<ServeChild> {
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  let stderr = '';
-  child.stderr!.on('data', (c) => {
-    stderr += c;
-  });
-  const [url] = (await Promise.race([
-    once(createInterface({ input: child.stdout! }), 'line'),
-    once(child, 'exit').then(([code]) => assert.fail(`tae serve exited ${code}: ${stderr}`)),
-  ])) as [string];
+  const { url, stderr } = await listening(child);
   return {
     child,
     port: Number(new URL(url).port),
     url,
-    stderr: () => stderr,
-    alive: () => assert.equal(child.exitCode, null, `tae serve died: ${stderr}`),
+    stderr,
+    alive: () => assert.equal(child.exitCode, null, `tae serve died: ${stderr()}`),
     async stop() {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
