@@ -105,6 +105,12 @@ async function startServer(
   return { child, ...(await listening(child)) };
 }
 
+/** The ids of the files the owner's listing shows, in order. */
+async function ownerFileIds(f: Fixture): Promise<string[]> {
+  const listed = JSON.parse((await call(f.url, 'GET', '/analysis/file/list', { auth: f.owner })).text);
+  return listed.files.map((r: string[]) => r[0]);
+}
+
 async function settled(
   f: Fixture,
   id: string,
@@ -181,11 +187,7 @@ describe('tae serve with its data directory on a full disk', { skip: SKIP }, () 
     );
     assert.deepEqual(blobs(), before, 'no blob of the refused upload');
     assert.deepEqual(readdirSync(disk.outside('data', 'tmp')), [], 'no partial upload');
-    const listed = JSON.parse((await call(f.url, 'GET', '/analysis/file/list', { auth: f.owner })).text);
-    assert.deepEqual(
-      listed.files.map((r: string[]) => r[0]),
-      [f.parkedFile],
-    );
+    assert.deepEqual(await ownerFileIds(f), [f.parkedFile]);
     assert.equal(sha(readFileSync(disk.outside('data', 'files', f.kept.id))), f.kept.sha);
   });
 
@@ -221,11 +223,7 @@ describe('tae serve with its data directory on a full disk', { skip: SKIP }, () 
       jobs.jobs.map((j: string[]) => [j[0], j[2]]),
       [[f.parked, 'Pending']],
     );
-    const files = JSON.parse((await call(f.url, 'GET', '/analysis/file/list', { auth: f.owner })).text);
-    assert.deepEqual(
-      files.files.map((r: string[]) => r[0]),
-      [f.parkedFile],
-    );
+    assert.deepEqual(await ownerFileIds(f), [f.parkedFile]);
     assert.equal(sha(readFileSync(disk.outside('data', 'files', f.kept.id))), f.kept.sha);
   });
 

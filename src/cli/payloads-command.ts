@@ -141,8 +141,8 @@ async function runPayloads(operands: string[], flags: PayloadsFlags): Promise<nu
     for (const s of shown) writeOutputFile(join(flags.out, s.file!), [s.payload.text ?? s.payload.bytes]);
     writeOutputFile(join(flags.out, 'index.jsonl'), [shown.map(jsonLine).join('')]);
   }
-  for (const s of shown)
-    await (flags.format === 'jsonl' ? out.write(jsonLine(s)) : out.writeText(textBlock(s)));
+  // textBlock shows the payload's own text through the one sanitiser already.
+  for (const s of shown) await out.write(flags.format === 'jsonl' ? jsonLine(s) : textBlock(s));
   if (flags.format === 'text' && shown.length === 0)
     await out.write(`No payloads found (${plural(files.length, 'file')}).\n`);
   await out.flush();

@@ -51,16 +51,16 @@ const MAX_RULE_BYTES = 8 << 20;
 /** Every .yml/.yaml under the given paths, sorted per directory; symlinks and dot-files skipped. */
 function ruleFilesUnder(paths: readonly string[]): string[] {
   const out: string[] = [];
-  const add = (path: string) => {
-    const st = statRuleInput(path, 'rule', true);
+  const add = (path: string, st = statRuleInput(path, 'rule', true)) => {
     if (out.length >= MAX_RULE_FILES)
       throw new TaeError('TOO_LARGE', `more than ${MAX_RULE_FILES} rule files`);
     if (st.size > MAX_RULE_BYTES) warn(`${path}: skipped, larger than ${MAX_RULE_BYTES >> 20} MiB`);
     else out.push(path);
   };
   for (const p of paths) {
-    if (!statRuleInput(p, 'rule', true).isDirectory())
-      add(p); // named on the command line: read whatever its name
+    const st = statRuleInput(p, 'rule', true);
+    if (!st.isDirectory())
+      add(p, st); // named on the command line: read whatever its name
     else
       for (const f of walkFiles(p, { maxDepth: 32, skipDotNames: true }))
         if (/\.ya?ml$/i.test(f.name)) add(f.path);
