@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { debugLine } from '../errors/index.js';
-import type { Anchor, Anchors } from '../sigma/index.js';
+import type { Anchor, AnchorClause, Anchors } from '../sigma/index.js';
 import { Corrupt, RULE_CACHE_FORMAT, readEntry, write } from './cache-files.js';
 
 /** A rule set's anchors (by sigma's `anchorKey`) and scanners (by key; checked where used). */
@@ -22,6 +22,12 @@ function anchorOf(v: unknown): Anchor {
   if ((field !== null && typeof field !== 'string') || typeof literal !== 'string')
     throw new Corrupt('anchor');
   return { field, literal };
+}
+
+/** A clause of anchors; an older flat list of anchors (pairs of texts) is not one. */
+function clauseOf(v: unknown): AnchorClause {
+  if (!Array.isArray(v)) throw new Corrupt('anchors');
+  return v.map(anchorOf);
 }
 
 function learntOf(raw: unknown, key: string, salt: string): Learnt {
@@ -47,7 +53,7 @@ function learntOf(raw: unknown, key: string, salt: string): Learnt {
       throw new Corrupt('anchors');
     const list = item[1] as unknown;
     if (list !== null && !Array.isArray(list)) throw new Corrupt('anchors');
-    anchors.set(item[0], list === null ? null : list.map(anchorOf));
+    anchors.set(item[0], list === null ? null : list.map(clauseOf));
   }
   const scanners = new Map<string, unknown>();
   for (const item of e.scanners as unknown[]) {
@@ -97,7 +103,7 @@ export function learntStore(dir: string, key: string, maxBytes: number) {
       };
       const anchors = [...merged.anchors].map(([k, a]) => [
         k,
-        a === null ? null : a.map((x) => [x.field, x.literal]),
+        a === null ? null : a.map((clause) => clause.map((x) => [x.field, x.literal])),
       ]);
       write(dir, fileOf(salt), key, { salt, anchors, scanners: [...merged.scanners] }, maxBytes);
       read.set(salt, merged);

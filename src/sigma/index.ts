@@ -117,6 +117,7 @@ export {
 } from './portable.js';
 export {
   type Anchor,
+  type AnchorClause,
   type Anchors,
   anchorKey,
   compileRuleSet,

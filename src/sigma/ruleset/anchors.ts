@@ -1,20 +1,23 @@
 /**
- * Literal anchors: for a detection, a set of (field, lower-case literal) pairs at least one of
- * which occurs in any event it matches, or `undefined` when no such set can be read off.
+ * Literal anchors: for a detection, clauses of (field, lower-case literal) pairs, every clause
+ * holding in any event it matches (at least one of its pairs occurs), or `undefined` when none
+ * can be read off.
  *
  * Why it holds: a case-insensitive string test passes only if the field's lower-cased text
- * matches the lower-cased glob, and every literal run of a glob occurs in any text it matches.
- * So an item's anchors are one literal per value (all values for OR, one value for `|all`), a
- * map's are any one item's, a list's the union of its members', `and` takes one side, `or`
- * the union, and `not` gives nothing. A keyword's anchor has no field: it may occur in any
- * value. Cased, numeric and regex tests give nothing, which only means the variant is always
- * evaluated.
+ * matches the lower-cased glob, and every literal run of a glob occurs in any text it matches;
+ * a cased test of an ASCII literal passes only if the folded text holds the folded literal;
+ * a regular expression needs the literals regex-literals.ts reads off it. So an item gives one
+ * clause with a literal per value (OR), or a clause per value under `|all`; a map joins its
+ * items' clauses, a list (OR) pairs its members' clauses, `and` joins, `or` pairs, and `not`
+ * gives nothing. A keyword's anchor has no field: it may occur in any value. Numeric and other
+ * typed tests give nothing, which only means the variant is always evaluated.
  */
 import { selectNames } from '../condition/evaluate.js';
 import type { Condition } from '../condition/parse.js';
 import type { Detection, DetectionItem, DetectionNode } from '../detection.js';
 import { applyModifiers, isValueModifier, type PlaceholderValues } from '../modifiers/index.js';
 import { fromYaml, type SigmaType } from '../values.js';
+import { regexLiterals } from './regex-literals.js';
 
 export interface Anchor {
   /** `null`: a keyword, searched in every value of the event. */
@@ -22,7 +25,10 @@ export interface Anchor {
   readonly literal: string;
 }
 
-export type Anchors = readonly Anchor[];
+/** At least one of its anchors occurs in any event the detection matches. */
+export type AnchorClause = readonly Anchor[];
+/** Clauses that all hold (a conjunction), strongest first. */
+export type Anchors = readonly AnchorClause[];
 
 /**
  * Short literals occur in nearly every event and would only cost scanning time. A non-ASCII
@@ -35,43 +41,112 @@ const MIN_WEIGHT = 3;
  * The end is kept: paths differ most in their last characters (the file name).
  */
 const MAX_LITERAL = 12;
+/**
+ * Clauses kept per variant: a second clause is what closes `Image|endswith: powershell.exe`
+ * rules on PowerShell events without the command line they look for; past a few, each clause
+ * costs a check on every event and rarely closes anything the others left open.
+ */
+const MAX_CLAUSES = 4;
 const weight = (s: string): number => {
   let w = 0;
   for (let i = 0; i < s.length; i++) w += s.charCodeAt(i) < 0x80 ? 1 : 3;
   return w;
 };
+const isAscii = (s: string): boolean => weight(s) === s.length;
 
-/** Prefers the set whose weakest literal is longest, then the smaller set. */
-function better(a: Anchors | undefined, b: Anchors | undefined): Anchors | undefined {
-  if (a === undefined) return b;
-  if (b === undefined) return a;
-  const weakest = (s: Anchors) => Math.min(8, ...s.map((x) => x.literal.length));
-  const [wa, wb] = [weakest(a), weakest(b)];
-  if (wa !== wb) return wa > wb ? a : b;
-  return a.length <= b.length ? a : b;
+/** Kept per clause: an OR over many selections ranks the same long clauses at every step. */
+const strengths = new WeakMap<AnchorClause, number>();
+function strength(c: AnchorClause): number {
+  let weakest = strengths.get(c);
+  if (weakest === undefined) {
+    weakest = 8;
+    for (const a of c) if (a.literal.length < weakest) weakest = a.literal.length;
+    strengths.set(c, weakest);
+  }
+  return weakest;
 }
 
-function union(sets: readonly (Anchors | undefined)[]): Anchors | undefined {
+/**
+ * The strongest clauses: the weakest literal longest, then the fewest literals. Clauses that
+ * look alike (same strength, size and ends) are kept once: dropping a clause of a conjunction
+ * only weakens it, so a false likeness costs selectivity, never a match.
+ */
+function strongest(clauses: readonly AnchorClause[]): Anchors {
+  const ranked = clauses.map((c) => ({ c, s: strength(c) }));
+  ranked.sort((x, y) => y.s - x.s || x.c.length - y.c.length);
+  const seen = new Set<string>();
+  const out: AnchorClause[] = [];
+  for (const { c, s } of ranked) {
+    const first = c[0]!;
+    const last = c[c.length - 1]!;
+    const k = `${s}\u0000${c.length}\u0000${first.field}\u0000${first.literal}\u0000${last.field}\u0000${last.literal}`;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push(c);
+    if (out.length === MAX_CLAUSES) break;
+  }
+  return out;
+}
+
+/** Every side holds: their clauses together (a side that gives nothing adds nothing). */
+function and(sets: readonly (Anchors | undefined)[]): Anchors | undefined {
+  const clauses = sets.flatMap((s) => s ?? []);
+  return clauses.length === 0 ? undefined : strongest(clauses);
+}
+
+/** One side holds: a clause from each side joined, for each pairing kept. */
+function or(sets: readonly (Anchors | undefined)[]): Anchors | undefined {
   if (sets.length === 0 || sets.some((s) => s === undefined)) return undefined;
-  return (sets as Anchors[]).flat();
+  let acc = sets[0]!;
+  for (let i = 1; i < sets.length; i++) {
+    const joined: AnchorClause[] = [];
+    for (const x of acc)
+      for (const y of sets[i]!) {
+        const xy = x.concat(y);
+        strengths.set(xy, Math.min(strength(x), strength(y)));
+        joined.push(xy);
+      }
+    acc = strongest(joined);
+  }
+  return acc;
 }
 
-function valueLiterals(v: SigmaType): string[] | undefined {
+/** The same literal from several values or identifiers needs scanning once. */
+function dedupe(clause: AnchorClause): AnchorClause {
+  const seen = new Set<string>();
+  return clause.filter((a) => {
+    const k = `${a.field}\u0000${a.literal}`;
+    return !seen.has(k) && seen.add(k) !== undefined;
+  });
+}
+
+/** One value's literals (one of which it needs), lower-case; undefined: none is needed. */
+function stringLiterals(v: SigmaType): string[] | undefined {
   switch (v.kind) {
     case 'string': {
-      if (v.cased) return undefined;
       let longest = '';
-      for (const p of v.parts) if (typeof p === 'string' && p.length > longest.length) longest = p;
+      // A cased literal is found folded only when folding it is per character (ASCII).
+      for (const p of v.parts)
+        if (typeof p === 'string' && p.length > longest.length && (!v.cased || isAscii(p))) longest = p;
       const lower = longest.toLowerCase().slice(-MAX_LITERAL);
       return weight(lower) >= MIN_WEIGHT ? [lower] : undefined;
     }
     case 'expansion': {
-      const all = v.values.map(valueLiterals);
+      const all = v.values.map(stringLiterals);
       return all.some((x) => x === undefined) ? undefined : (all as string[][]).flat();
     }
     default:
       return undefined;
   }
+}
+
+function valueAnchors(v: SigmaType, field: string | null): Anchors | undefined {
+  if (v.kind === 'regex') {
+    const cnf = regexLiterals(v.pattern, MIN_WEIGHT);
+    return cnf?.map((clause) => clause.map((literal) => ({ field, literal: literal.slice(-MAX_LITERAL) })));
+  }
+  const literals = stringLiterals(v);
+  return literals === undefined ? undefined : [literals.map((literal) => ({ field, literal }))];
 }
 
 function itemAnchors(item: DetectionItem, placeholders: PlaceholderValues): Anchors | undefined {
@@ -87,15 +162,13 @@ function itemAnchors(item: DetectionItem, placeholders: PlaceholderValues): Anch
     return undefined;
   }
   if (modified.negated) return undefined;
-  const perValue = modified.values.map((v) => valueLiterals(v)?.map((literal) => ({ field, literal })));
-  if (modified.all) return perValue.reduce<Anchors | undefined>(better, undefined);
-  return union(perValue);
+  const perValue = modified.values.map((v) => valueAnchors(v, field));
+  return modified.all ? and(perValue) : or(perValue);
 }
 
 function nodeAnchors(node: DetectionNode, placeholders: PlaceholderValues): Anchors | undefined {
-  if (node.kind === 'all')
-    return node.items.map((i) => itemAnchors(i, placeholders)).reduce<Anchors | undefined>(better, undefined);
-  return union(node.nodes.map((n) => nodeAnchors(n, placeholders)));
+  if (node.kind === 'all') return and(node.items.map((i) => itemAnchors(i, placeholders)));
+  return or(node.nodes.map((n) => nodeAnchors(n, placeholders)));
 }
 
 export function detectionAnchors(detection: Detection, placeholders: PlaceholderValues): Anchors | undefined {
@@ -115,21 +188,14 @@ export function detectionAnchors(detection: Detection, placeholders: Placeholder
       case 'not':
         return undefined;
       case 'and':
-        return c.args.map(walk).reduce<Anchors | undefined>(better, undefined);
+        return and(c.args.map(walk));
       case 'or':
-        return union(c.args.map(walk));
+        return or(c.args.map(walk));
       case 'selector': {
         const sets = selectNames(c.pattern, names).map(ofName);
-        return c.quantifier === 'all' ? sets.reduce<Anchors | undefined>(better, undefined) : union(sets);
+        return c.quantifier === 'all' ? and(sets) : or(sets);
       }
     }
   };
-  const found = walk(detection.condition);
-  if (found === undefined) return undefined;
-  // The same literal from several values or identifiers needs scanning once.
-  const seen = new Set<string>();
-  return found.filter((a) => {
-    const k = `${a.field}\u0000${a.literal}`;
-    return !seen.has(k) && seen.add(k) !== undefined;
-  });
+  return walk(detection.condition)?.map(dedupe);
 }

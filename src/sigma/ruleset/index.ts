@@ -1,6 +1,6 @@
 /** The rule set: mapped variants indexed by (channel, event id), evaluated per event. */
 
-export type { Anchor, Anchors } from './anchors.js';
+export type { Anchor, AnchorClause, Anchors } from './anchors.js';
 export { type IdSet, requiredEventIds } from './event-ids.js';
 export type { ScannerData } from './literal-scan.js';
 export {

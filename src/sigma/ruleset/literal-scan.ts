@@ -51,8 +51,11 @@ export function stepWide(
 
 export class LiteralScanner {
   private readonly wide = new Map<number, Map<number, number>>();
+  /** ASCII code → the column of its lower case: folding and the column in one read. */
+  private readonly foldColumns = new Uint8Array(128);
 
   constructor(readonly data: ScannerData) {
+    for (let c = 0; c < 128; c++) this.foldColumns[c] = data.columns[c >= 65 && c <= 90 ? c + 32 : c]!;
     const w = data.wide;
     for (let i = 0; i < w.length; i += 3) {
       let m = this.wide.get(w[i]!);
@@ -70,15 +73,18 @@ export class LiteralScanner {
    * other character is lowered and scanned again, since lowering it is not per character.
    */
   scan(text: string, sink: LiteralSink, fold = false): void {
-    const { table, width, columns, firstOut, output, endStart, endIds } = this.data;
+    const { table, width, firstOut, output, endStart, endIds } = this.data;
+    const columns = fold ? this.foldColumns : this.data.columns;
     let state = 0;
     for (let i = 0; i < text.length; i++) {
-      let c = text.charCodeAt(i);
-      if (c < 128) {
-        if (fold && c >= 65 && c <= 90) c += 32;
-        state = table[state * width + columns[c]!]!;
-      } else if (fold) {
-        this.scan(text.toLowerCase(), sink, false);
+      const c = text.charCodeAt(i);
+      if (c < 128) state = table[state * width + columns[c]!]!;
+      else if (fold) {
+        const lower = text.toLowerCase();
+        this.scan(lower, sink, false);
+        // RE2 matches `s` case-insensitively with `ſ`, which lowering keeps: a regex's `s`
+        // literal must be found there too (regex-literals.ts).
+        if (lower.includes('\u017f')) this.scan(lower.replaceAll('\u017f', 's'), sink, false);
         return;
       } else state = stepWide(this.wide, this.data.fail, state, c);
       for (let s = firstOut[state]!; s >= 0; s = output[s]!)

@@ -1,8 +1,8 @@
 /**
  * The evaluation plan for one candidate list: its variants' literal anchors gathered into one
  * scanner per field. Per event, each anchored field is scanned once; a variant with anchors is
- * evaluated only if one of them occurred (a necessary condition, see anchors.ts), a variant
- * without anchors always. A scanner depends only on its field's literals, so plans with the
+ * evaluated only if each of its clauses had a literal occur (a necessary condition, see
+ * anchors.ts), a variant without anchors always. A scanner depends only on its field's literals, so plans with the
  * same ones share it (`ScannerSource`): on SigmaHQ, 361 scanners were 161 distinct.
  */
 import type { EvalContext } from '../event.js';
@@ -62,7 +62,8 @@ function fieldLoad(anchors: Anchors): ReadonlyMap<string | null, number> {
   let m = fieldLoads.get(anchors) as Map<string | null, number> | undefined;
   if (m === undefined) {
     m = new Map();
-    for (const a of anchors) m.set(a.field, (m.get(a.field) ?? 0) + a.literal.length);
+    for (const clause of anchors)
+      for (const a of clause) m.set(a.field, (m.get(a.field) ?? 0) + a.literal.length);
     fieldLoads.set(anchors, m);
   }
   return m;
@@ -93,15 +94,15 @@ function affordable(entries: readonly Anchored[]): boolean[] {
 }
 
 /**
- * Which entries an anchor of the current event opened: per entry, the event (epoch) in which it
- * was last opened, so that a new event needs no clearing. Shared by a plan's gates only.
+ * Which clauses an anchor of the current event satisfied: per clause, the event (epoch) in
+ * which it last was, so that a new event needs no clearing. Shared by a plan's gates only.
  */
 class Openings {
   readonly stamp: Uint32Array;
   epoch = 0;
 
-  constructor(entries: number) {
-    this.stamp = new Uint32Array(entries);
+  constructor(clauses: number) {
+    this.stamp = new Uint32Array(clauses);
   }
 
   /** Starts the next event; false when the epochs wrapped and every seen-mark must be cleared. */
@@ -116,25 +117,25 @@ class Openings {
   }
 }
 
-/** One field's scanner and, per literal, the plan positions it opens. */
+/** One field's scanner and, per literal, the plan's clauses it satisfies. */
 class FieldGate implements LiteralSink {
-  /** Per literal: the epoch it was last seen, so each literal marks its entries once per event. */
+  /** Per literal: the epoch it was last seen, so each literal marks its clauses once per event. */
   private readonly seen: Uint32Array;
 
   constructor(
     readonly field: string | null,
     readonly scanner: LiteralScanner,
-    private readonly positions: readonly (readonly number[])[],
+    private readonly clauses: readonly (readonly number[])[],
     private readonly openings: Openings,
   ) {
-    this.seen = new Uint32Array(positions.length);
+    this.seen = new Uint32Array(clauses.length);
   }
 
   hit(literal: number): void {
     const epoch = this.openings.epoch;
     if (this.seen[literal] === epoch) return;
     this.seen[literal] = epoch;
-    const list = this.positions[literal]!;
+    const list = this.clauses[literal]!;
     const stamp = this.openings.stamp;
     for (let k = 0; k < list.length; k++) stamp[list[k]!] = epoch;
   }
@@ -146,6 +147,8 @@ class FieldGate implements LiteralSink {
 
 export class Plan<E extends Anchored> {
   private readonly gated: Uint8Array;
+  /** Entry i's clauses are clauses[firstClause[i] .. firstClause[i + 1]). */
+  private readonly firstClause: Int32Array;
   private readonly openings: Openings;
   /** The openings' stamps and the prepared event's epoch, read directly by `open` (hot). */
   private readonly stamp: Uint32Array;
@@ -159,35 +162,42 @@ export class Plan<E extends Anchored> {
     scanners: ScannerSource,
   ) {
     this.gated = new Uint8Array(entries.length);
-    this.openings = new Openings(entries.length);
-    this.stamp = this.openings.stamp;
+    this.firstClause = new Int32Array(entries.length + 1);
     const byField = new Map<
       string | null,
-      { literals: string[]; positions: number[][]; ids: Map<string, number> }
+      { literals: string[]; clauses: number[][]; ids: Map<string, number> }
     >();
     const keep = affordable(entries);
+    let clauses = 0;
     entries.forEach((e, position) => {
-      if (e.anchors === undefined || !keep[position]) return;
+      this.firstClause[position] = clauses;
+      if (e.anchors === undefined || e.anchors.length === 0 || !keep[position]) return;
       this.gated[position] = 1;
-      for (const { field, literal } of e.anchors) {
-        let f = byField.get(field);
-        if (f === undefined) {
-          f = { literals: [], positions: [], ids: new Map() };
-          byField.set(field, f);
+      for (const clause of e.anchors) {
+        const id = clauses++;
+        for (const { field, literal } of clause) {
+          let f = byField.get(field);
+          if (f === undefined) {
+            f = { literals: [], clauses: [], ids: new Map() };
+            byField.set(field, f);
+          }
+          let at = f.ids.get(literal);
+          if (at === undefined) {
+            at = f.literals.length;
+            f.ids.set(literal, at);
+            f.literals.push(literal);
+            f.clauses.push([]);
+          }
+          const list = f.clauses[at]!;
+          if (list[list.length - 1] !== id) list.push(id);
         }
-        let id = f.ids.get(literal);
-        if (id === undefined) {
-          id = f.literals.length;
-          f.ids.set(literal, id);
-          f.literals.push(literal);
-          f.positions.push([]);
-        }
-        const list = f.positions[id]!;
-        if (list[list.length - 1] !== position) list.push(position);
       }
     });
+    this.firstClause[entries.length] = clauses;
+    this.openings = new Openings(clauses);
+    this.stamp = this.openings.stamp;
     for (const [field, f] of byField) {
-      const gate = new FieldGate(field, scanners(field, f.literals), f.positions, this.openings);
+      const gate = new FieldGate(field, scanners(field, f.literals), f.clauses, this.openings);
       if (field === null) this.keywords = gate;
       else this.gates.push(gate);
     }
@@ -211,12 +221,18 @@ export class Plan<E extends Anchored> {
         for (let k = 0; k < texts.length; k++) gate.scanner.scan(texts[k]!, gate, true);
     }
     const keywords = this.keywords;
-    if (keywords !== undefined)
-      for (const text of ctx.event.values()) keywords.scanner.scan(text, keywords, true);
+    // One scan over every value, joined by a character no literal holds (it leads back to the
+    // root): a call per value cost more than the characters, about 25 values an event.
+    if (keywords !== undefined) keywords.scanner.scan(ctx.allTexts().join('\u0000'), keywords, true);
   }
 
   /** Whether entry `position` can match the prepared event. */
   open(position: number): boolean {
-    return this.gated[position] === 0 || this.stamp[position] === this.epoch;
+    if (this.gated[position] === 0) return true;
+    const epoch = this.epoch;
+    const stamp = this.stamp;
+    for (let c = this.firstClause[position]!, end = this.firstClause[position + 1]!; c < end; c++)
+      if (stamp[c] !== epoch) return false;
+    return true;
   }
 }
