@@ -94,26 +94,55 @@ function affordable(entries: readonly Anchored[]): boolean[] {
 }
 
 /**
- * Which clauses an anchor of the current event satisfied: per clause, the event (epoch) in
- * which it last was, so that a new event needs no clearing. Shared by a plan's gates only.
+ * Which clauses an anchor of the current event satisfied, and which entries thereby opened
+ * (all their clauses satisfied): per clause and entry, the event (epoch) of the last mark, so
+ * that a new event needs no clearing. Entries open as literals are found, so an event costs
+ * the entries it opens, not every candidate (a process creation has over a thousand).
  */
 class Openings {
   readonly stamp: Uint32Array;
+  private readonly countedAt: Uint32Array;
+  private readonly satisfied: Uint8Array;
+  /** The entries opened in this event, in the order they opened. */
+  readonly opened: Int32Array;
+  openedCount = 0;
   epoch = 0;
 
-  constructor(clauses: number) {
-    this.stamp = new Uint32Array(clauses);
+  constructor(
+    /** Per clause: its entry. */
+    private readonly clauseEntry: Int32Array,
+    /** Per entry: its number of clauses (0: not gated). */
+    private readonly clauseCount: Uint8Array,
+  ) {
+    this.stamp = new Uint32Array(clauseEntry.length);
+    this.countedAt = new Uint32Array(clauseCount.length);
+    this.satisfied = new Uint8Array(clauseCount.length);
+    this.opened = new Int32Array(clauseCount.length);
   }
 
   /** Starts the next event; false when the epochs wrapped and every seen-mark must be cleared. */
   next(): boolean {
+    this.openedCount = 0;
     if (this.epoch === 0xffffffff) {
       this.epoch = 1;
       this.stamp.fill(0);
+      this.countedAt.fill(0);
       return false;
     }
     this.epoch++;
     return true;
+  }
+
+  satisfy(clause: number): void {
+    const epoch = this.epoch;
+    if (this.stamp[clause] === epoch) return;
+    this.stamp[clause] = epoch;
+    const entry = this.clauseEntry[clause]!;
+    if (this.countedAt[entry] !== epoch) {
+      this.countedAt[entry] = epoch;
+      this.satisfied[entry] = 0;
+    }
+    if (++this.satisfied[entry]! === this.clauseCount[entry]) this.opened[this.openedCount++] = entry;
   }
 }
 
@@ -132,12 +161,11 @@ class FieldGate implements LiteralSink {
   }
 
   hit(literal: number): void {
-    const epoch = this.openings.epoch;
-    if (this.seen[literal] === epoch) return;
-    this.seen[literal] = epoch;
+    const openings = this.openings;
+    if (this.seen[literal] === openings.epoch) return;
+    this.seen[literal] = openings.epoch;
     const list = this.clauses[literal]!;
-    const stamp = this.openings.stamp;
-    for (let k = 0; k < list.length; k++) stamp[list[k]!] = epoch;
+    for (let k = 0; k < list.length; k++) openings.satisfy(list[k]!);
   }
 
   reset(): void {
@@ -146,35 +174,36 @@ class FieldGate implements LiteralSink {
 }
 
 export class Plan<E extends Anchored> {
-  private readonly gated: Uint8Array;
-  /** Entry i's clauses are clauses[firstClause[i] .. firstClause[i + 1]). */
-  private readonly firstClause: Int32Array;
+  /** Positions of the entries without anchors, evaluated on every event, ascending. */
+  private readonly always: Int32Array;
   private readonly openings: Openings;
-  /** The openings' stamps and the prepared event's epoch, read directly by `open` (hot). */
-  private readonly stamp: Uint32Array;
-  private epoch = 0;
   private readonly gates: FieldGate[] = [];
   /** Keyword literals, searched in every value. */
   private keywords: FieldGate | undefined;
+  /** What `prepare` found: the positions to evaluate, ascending, in `queue[0 .. count)`. */
+  readonly queue: Int32Array;
 
   constructor(
     readonly entries: readonly E[],
     scanners: ScannerSource,
   ) {
-    this.gated = new Uint8Array(entries.length);
-    this.firstClause = new Int32Array(entries.length + 1);
+    const clauseCount = new Uint8Array(entries.length);
+    const clauseEntry: number[] = [];
+    const always: number[] = [];
     const byField = new Map<
       string | null,
       { literals: string[]; clauses: number[][]; ids: Map<string, number> }
     >();
     const keep = affordable(entries);
-    let clauses = 0;
     entries.forEach((e, position) => {
-      this.firstClause[position] = clauses;
-      if (e.anchors === undefined || e.anchors.length === 0 || !keep[position]) return;
-      this.gated[position] = 1;
+      if (e.anchors === undefined || e.anchors.length === 0 || !keep[position]) {
+        always.push(position);
+        return;
+      }
+      clauseCount[position] = e.anchors.length;
       for (const clause of e.anchors) {
-        const id = clauses++;
+        const id = clauseEntry.length;
+        clauseEntry.push(position);
         for (const { field, literal } of clause) {
           let f = byField.get(field);
           if (f === undefined) {
@@ -193,9 +222,10 @@ export class Plan<E extends Anchored> {
         }
       }
     });
-    this.firstClause[entries.length] = clauses;
-    this.openings = new Openings(clauses);
-    this.stamp = this.openings.stamp;
+    this.always = Int32Array.from(always);
+    this.queue = new Int32Array(entries.length);
+    this.queue.set(this.always);
+    this.openings = new Openings(Int32Array.from(clauseEntry), clauseCount);
     for (const [field, f] of byField) {
       const gate = new FieldGate(field, scanners(field, f.literals), f.clauses, this.openings);
       if (field === null) this.keywords = gate;
@@ -204,16 +234,17 @@ export class Plan<E extends Anchored> {
   }
 
   /**
-   * Scans the event's anchored fields; call before `open`. Raw texts are scanned with case
-   * folding, so fields no opened rule reads are never lower-cased.
+   * Scans the event's anchored fields and returns how many entries can match it: their
+   * positions are `queue[0 .. count)`, ascending. Raw texts are scanned with case folding, so
+   * fields no opened rule reads are never lower-cased.
    */
-  prepare(ctx: EvalContext): void {
-    if (this.gates.length === 0 && this.keywords === undefined) return;
-    if (!this.openings.next()) {
+  prepare(ctx: EvalContext): number {
+    if (this.gates.length === 0 && this.keywords === undefined) return this.always.length;
+    const openings = this.openings;
+    if (!openings.next()) {
       for (const g of this.gates) g.reset();
       this.keywords?.reset();
     }
-    this.epoch = this.openings.epoch;
     for (let i = 0; i < this.gates.length; i++) {
       const gate = this.gates[i]!;
       const texts = ctx.texts(gate.field!);
@@ -224,15 +255,28 @@ export class Plan<E extends Anchored> {
     // One scan over every value, joined by a character no literal holds (it leads back to the
     // root): a call per value cost more than the characters, about 25 values an event.
     if (keywords !== undefined) keywords.scanner.scan(ctx.allTexts().join('\u0000'), keywords, true);
+    return this.merge(openings.opened, openings.openedCount);
   }
 
-  /** Whether entry `position` can match the prepared event. */
-  open(position: number): boolean {
-    if (this.gated[position] === 0) return true;
-    const epoch = this.epoch;
-    const stamp = this.stamp;
-    for (let c = this.firstClause[position]!, end = this.firstClause[position + 1]!; c < end; c++)
-      if (stamp[c] !== epoch) return false;
-    return true;
+  /** The always-evaluated positions and the opened ones (sorted here: few), merged into `queue`. */
+  private merge(opened: Int32Array, n: number): number {
+    for (let i = 1; i < n; i++) {
+      const v = opened[i]!;
+      let j = i - 1;
+      while (j >= 0 && opened[j]! > v) {
+        opened[j + 1] = opened[j]!;
+        j--;
+      }
+      opened[j + 1] = v;
+    }
+    const always = this.always;
+    const queue = this.queue;
+    let a = 0;
+    let o = 0;
+    let q = 0;
+    while (a < always.length && o < n) queue[q++] = always[a]! < opened[o]! ? always[a++]! : opened[o++]!;
+    while (a < always.length) queue[q++] = always[a++]!;
+    while (o < n) queue[q++] = opened[o++]!;
+    return q;
   }
 }

@@ -206,12 +206,12 @@ export class RuleSet {
     if (list.length === 0) return NO_MATCHES;
     // A context of its own: `contextOf`'s WeakMap entry costs more than the context (measured).
     const ctx = new EvalContext(event);
-    plan.prepare(ctx);
+    const count = plan.prepare(ctx);
+    const queue = plan.queue;
     const sample = this.sample;
     let out: RuleMatch[] | undefined;
-    for (let i = 0; i < list.length; i++) {
-      if (!plan.open(i)) continue;
-      const e = list[i]!;
+    for (let k = 0; k < count; k++) {
+      const e = list[queue[k]!]!;
       e.evaluations++;
       let hit = false;
       try {
