@@ -66,6 +66,21 @@ export function parseIp(s: string): Uint8Array | undefined {
   return t.includes(':') ? parseIPv6(t) : parseIPv4(t);
 }
 
+/**
+ * The last text parsed, and its address: a rule lists many networks (one value each), and
+ * each value's test read the same event text again. Callers must not change the bytes.
+ */
+let lastText: string | undefined;
+let lastIp: Uint8Array | undefined;
+
+export function parseIpOnce(s: string): Uint8Array | undefined {
+  if (s !== lastText) {
+    lastIp = parseIp(s);
+    lastText = s;
+  }
+  return lastIp;
+}
+
 export function parseCidr(text: string): Cidr | string {
   const slash = text.indexOf('/');
   const addrText = slash < 0 ? text : text.slice(0, slash);

@@ -5,7 +5,7 @@
 import { RE2JS } from 're2js';
 import { fail } from './diagnostics.js';
 import type { EvalContext, SigmaScalar } from './event.js';
-import { inCidr, parseIp } from './ip.js';
+import { inCidr, parseIpOnce } from './ip.js';
 import type { CompareOp, SigmaType, TimePart } from './values.js';
 import { compileGlob, mapLiterals } from './wildcard.js';
 
@@ -144,7 +144,7 @@ export function compileValue(v: SigmaType, field: string | null): Test {
     case 'cidr': {
       const net = v.cidr;
       return overTexts(field, true, (s) => {
-        const ip = parseIp(s);
+        const ip = parseIpOnce(s);
         return ip !== undefined && inCidr(net, ip);
       });
     }
