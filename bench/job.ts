@@ -51,6 +51,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { benchArgs, numberArg } from './args.js';
 import { gcByThread } from './gc-trace.js';
+import { generatedJobFile, JOB_SIZES } from './job-files.js';
 import { coresBetween, median, type Timed, timeProcess } from './measure.js';
 
 const USAGE = `
@@ -92,35 +93,8 @@ const SEARCH_TEXT = 'svchost';
 const emit = (o: Record<string, unknown>) => console.log(JSON.stringify({ bench: 'job', ...o }));
 const mib = (kb: number | null) => (kb === null ? null : Math.round(kb / 1024));
 
-/** Each size's files: generate-large.ts arguments (size, seed). */
-const SIZES: Record<string, readonly [string, number][]> = {
-  '100M': [['100M', 1]],
-  '500M': [
-    ['238M', 1],
-    ['238M', 2],
-  ],
-  '1G': [
-    ['238M', 1],
-    ['238M', 2],
-    ['238M', 3],
-    ['238M', 4],
-  ],
-};
-
-function generated(size: string, seed: number): string {
-  const path = join(OUT, `job-${size}-seed${seed}.evtx`);
-  if (existsSync(path)) return path;
-  const script = join(ROOT, 'fixtures', 'generate-large.ts');
-  const r = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', script, '--size', size, '--seed', String(seed), path],
-    {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  if (r.status !== 0) throw new Error(`generate-large.ts --size ${size} --seed ${seed} failed`);
-  return path;
-}
+const SIZES = JOB_SIZES;
+const generated = generatedJobFile;
 
 /** Runs the CLI to completion and returns its stdout parsed as JSON (`-f json`). */
 function cliJson<T>(args: readonly string[]): T {
