@@ -1,0 +1,104 @@
+/**
+ * What a rule set learnt in a run (sigma's literal anchors and scanners), kept beside the parse
+ * cache's entry: a file per entry and salt (`learnt-<hash>.bin`), written after the run, read by
+ * the next. Both are kept as the rule set gives them: their shape is sigma's to change (a bump
+ * of RULE_CACHE_FORMAT then retires the old files). Only what no rule set can give is refused:
+ * anything but plain data (scanners are checked where used). Earlier versions named these files
+ * `anchors-…`: eviction still counts them (files.ts), so they go as the cache fills.
+ */
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { debugLine } from '../../errors/index.js';
+import type { Anchors } from '../../sigma/index.js';
+import { Corrupt, RULE_CACHE_FORMAT, readEntry, write } from './files.js';
+
+/** A rule set's anchors (by sigma's `anchorKey`) and scanners (by key; checked where used). */
+export interface Learnt {
+  readonly anchors: ReadonlyMap<string, Anchors | null>;
+  readonly scanners: ReadonlyMap<string, unknown>;
+}
+
+const MAX_DEPTH = 32;
+
+/** Strings, numbers, booleans and null in arrays and plain objects: what an anchor is made of. */
+function plain(v: unknown, depth: number): boolean {
+  if (v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return true;
+  if (depth > MAX_DEPTH || typeof v !== 'object') return false;
+  if (Array.isArray(v)) return v.every((x) => plain(x, depth + 1));
+  return Object.getPrototypeOf(v) === Object.prototype && Object.values(v).every((x) => plain(x, depth + 1));
+}
+
+function pairs(v: unknown, what: string): [string, unknown][] {
+  if (!Array.isArray(v)) throw new Corrupt(what);
+  for (const item of v)
+    if (!Array.isArray(item) || item.length !== 2 || typeof item[0] !== 'string') throw new Corrupt(what);
+  return v as [string, unknown][];
+}
+
+function learntOf(raw: unknown, key: string, salt: string): Learnt {
+  const e = raw as { format?: unknown; key?: unknown; salt?: unknown; anchors?: unknown; scanners?: unknown };
+  if (
+    e === null ||
+    typeof e !== 'object' ||
+    e.format !== RULE_CACHE_FORMAT ||
+    e.key !== key ||
+    e.salt !== salt
+  )
+    throw new Corrupt('head');
+  const anchors = pairs(e.anchors, 'anchors');
+  // An anchor set is a list (or null: none can be read off), whatever its members are.
+  for (const [, a] of anchors)
+    if (a !== null && !(Array.isArray(a) && plain(a, 0))) throw new Corrupt('anchors');
+  return {
+    anchors: new Map(anchors as [string, Anchors | null][]),
+    scanners: new Map(pairs(e.scanners, 'scanners')),
+  };
+}
+
+/** Entries taken that were not read (a known one refused and built again counts as new). */
+const added = (known: ReadonlyMap<string, unknown>, taken: ReadonlyMap<string, unknown>): number => {
+  let n = 0;
+  for (const [k, v] of taken) if (known.get(k) !== v) n++;
+  return n;
+};
+
+const NONE: Learnt = { anchors: new Map(), scanners: new Map() };
+
+/**
+ * What rule sets learn is kept apart from the parse: it arrives at the end of a run, per salt.
+ * Scanners are keyed by their literals, so any salt's are valid; they are checked where used.
+ */
+export function learntStore(dir: string | false, key: string, maxBytes: number) {
+  const fileOf = (salt: string) =>
+    join(dir || '', `learnt-${createHash('sha256').update(`${key}\0${salt}`).digest('hex')}.bin`);
+  const read = new Map<string, Learnt>();
+  const learnt = (salt: string): Learnt => {
+    if (dir === false) return NONE;
+    let known = read.get(salt);
+    if (known === undefined) {
+      known = readEntry(fileOf(salt), (raw) => learntOf(raw, key, salt)) ?? NONE;
+      read.set(salt, known);
+    }
+    return known;
+  };
+  return {
+    learnt,
+    rememberLearnt(salt: string, taken: Learnt): void {
+      if (dir === false) return;
+      const known = learnt(salt);
+      const newAnchors = added(known.anchors, taken.anchors);
+      const newScanners = added(known.scanners, taken.scanners);
+      if (newAnchors + newScanners === 0) return;
+      const merged: Learnt = {
+        anchors: new Map([...known.anchors, ...taken.anchors]),
+        scanners: new Map([...known.scanners, ...taken.scanners]),
+      };
+      const entry = { salt, anchors: [...merged.anchors], scanners: [...merged.scanners] };
+      write(dir, fileOf(salt), key, entry, maxBytes);
+      read.set(salt, merged);
+      debugLine(
+        `sigma rule cache: anchors of ${merged.anchors.size} variants (${newAnchors} new), ${merged.scanners.size} scanners (${newScanners} new)`,
+      );
+    },
+  };
+}
