@@ -177,6 +177,26 @@ test('the anchors a run took are read back by the next load, and a corrupt ancho
   );
 });
 
+test('the scanners a run took are read when a plan first asks for one, not by the load', async () => {
+  const cache = join(dir, 'scanners');
+  const event = eventFromObject({ Channel: 'Security', EventID: 4624, TargetUserName: 'alice' });
+  const first = await load(cache);
+  const verdict = first.ruleSet.match(event).map((m) => m.rule.title);
+  first.finish();
+  const [file] = readdirSync(cache).filter((n) => n.startsWith('scanners-'));
+  assert.ok(file, 'the run took a scanner');
+  assert.equal(statSync(join(cache, file)).mode & 0o777, 0o600);
+  writeFileSync(join(cache, file), 'not a V8 value');
+  const rejected = ruleCacheStats.rejected;
+  const second = await load(cache);
+  assert.equal(ruleCacheStats.rejected, rejected, 'not read by the load');
+  assert.deepEqual(
+    second.ruleSet.match(event).map((m) => m.rule.title),
+    verdict,
+  );
+  assert.equal(ruleCacheStats.rejected, rejected + 1, 'read (and refused) by the first plan');
+});
+
 test('--no-cache parses without reading or writing the cache', async () => {
   const parsed = ruleCacheStats.parsed;
   await loadSigmaRules({ ruleFiles: [rules], cache: false });

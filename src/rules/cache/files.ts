@@ -27,7 +27,7 @@ export class Corrupt extends Error {}
 export function evict(
   dir: string,
   maxBytes: number,
-  entry = /^(sigma|learnt|files|anchors)-[0-9a-f]{64}\.bin$/,
+  entry = /^(sigma|learnt|scanners|files|anchors)-[0-9a-f]{64}\.bin$/,
 ): void {
   const files = readdirSync(dir)
     .filter((n) => entry.test(n))
