@@ -1,9 +1,9 @@
 /**
  * What loading shares between rules to load a large set faster (detection.ts, metadata.ts,
- * logsource/map-rule.ts): condition trees parsed once per text, the parser's lists kept as a
- * rule's tags and values, log sources resolved once per logsource. Each rule still reads as
- * if loaded alone: its own metadata in the same key order, its own verdicts, its own
- * diagnostics.
+ * logsource/map-rule.ts, logsource/variant.ts): condition trees parsed once per text, the
+ * parser's lists kept as a rule's tags and values, log sources resolved once per logsource,
+ * variants made by one class. Each rule still reads as if loaded alone: its own metadata in the
+ * same key order, its own verdicts, its own diagnostics, its variants' answers.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -77,4 +77,29 @@ test('log sources resolved once still name each rule and its own logsource text 
     "one: product 'Linux' is not a Windows event log",
     "two: product 'linux' is not a Windows event log",
   ]);
+});
+
+test("a rule's variants answer as before: test, accepts, matches and their rendered rule", () => {
+  const [alice] = loadRules(rule('alice', SECURITY, 'alice'), 'v.yml').rules;
+  const mapping = mapRule(alice!);
+  assert.ok(mapping.ok);
+  const [variant] = mapping.variants;
+  const event = eventFromObject({
+    Channel: 'Security',
+    EventID: 4624,
+    TargetUserName: 'alice',
+    IpAddress: '1',
+  });
+  const other = eventFromObject({
+    Channel: 'System',
+    EventID: 4624,
+    TargetUserName: 'alice',
+    IpAddress: '1',
+  });
+  assert.equal(variant!.name, 'security');
+  assert.deepEqual([variant!.accepts(event), variant!.accepts(other)], [true, false]);
+  assert.deepEqual([variant!.matches(event), variant!.matches(other)], [true, false]);
+  assert.equal(typeof variant!.test, 'function');
+  const [again] = loadRules(variant!.renderYaml().join('\n'), 'again.yml').rules;
+  assert.deepEqual([again!.matches(event), again!.matches(other)], [true, false]);
 });
