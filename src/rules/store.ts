@@ -263,8 +263,8 @@ export class RuleStore {
   /**
    * Rules of one kind with their text, in precedence order: pack position, then path; with a
    * names filter, files whose stem is the name come before files that only declare it.
+   * Without `withText`, each row's text is '' (the rule cache needs only the hashes).
    */
-  /** Without `withText`, each row's text is '' (the rule cache needs only the hashes). */
   rulesWithText(
     kind: RuleKind,
     filter: { packs?: readonly string[]; names?: readonly string[] },

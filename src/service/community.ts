@@ -72,8 +72,17 @@ export class Community {
       const cache = library.dataDir === undefined ? false : join(library.dataDir, RULE_CACHE_DIR);
       const built = buildCachedRules({ parts: [part], placeholders, cache });
       const loaded = built.all;
-      const { ruleSet, portable } = built.compile(loaded);
-      this.sigmaRules = { loaded, ruleSet, portable, dataMatcher: dataMatcher(loaded.rules, ruleSet) };
+      const compiled = built.compile(loaded);
+      const { ruleSet } = compiled;
+      this.sigmaRules = {
+        loaded,
+        ruleSet,
+        // Made when a file first goes to the pool: a job of small files decodes inline.
+        get portable() {
+          return compiled.portable;
+        },
+        dataMatcher: dataMatcher(loaded.rules, ruleSet),
+      };
     }
     return this.sigmaRules;
   }

@@ -44,13 +44,10 @@ export function digestOfTexts(sources: readonly string[], texts: readonly string
 
 /** Texts already in memory. */
 export function textsPart(texts: readonly RuleText[]): TextPart {
-  const read: ReadPart = {
-    sources: texts.map((t) => t.source),
-    texts: texts.map((t) => t.text),
-    digest: '',
-  };
-  const digest = digestOfTexts(read.sources, read.texts);
-  return { kind: 'texts', sources: read.sources, digest, read: () => ({ ...read, digest }) };
+  const sources = texts.map((t) => t.source);
+  const all = texts.map((t) => t.text);
+  const read: ReadPart = { sources, texts: all, digest: digestOfTexts(sources, all) };
+  return { kind: 'texts', sources, digest: read.digest, read: () => read };
 }
 
 /** The entry's key: every part's kind, size and digest. */
