@@ -25,6 +25,7 @@ const SCRIPTS = [
   'report-summaries',
   'trial',
   'sigma',
+  'rule-load',
 ];
 
 function bench(

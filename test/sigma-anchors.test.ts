@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { RE2JS } from 're2js';
-import { compileRuleSet, eventFromObject, loadRules, type SigmaRule } from '../src/sigma/index.js';
+import { anchorKey, compileRuleSet, eventFromObject, loadRules, type SigmaRule } from '../src/sigma/index.js';
 import { regexLiterals } from '../src/sigma/ruleset/regex-literals.js';
 
 describe('literals a regular expression needs', () => {
@@ -143,4 +143,15 @@ describe('rules gated by clauses', () => {
     assert.equal(all!.evaluations, 1);
     assert.equal(cased!.evaluations, 2);
   });
+});
+
+test('anchors a cache gives back in another shape (an older flat list) are computed anew', () => {
+  const r = rule("  sel:\n    CommandLine|contains: 'mimikatz'\n  condition: sel");
+  const first = compileRuleSet({ rules: [r] });
+  const key = anchorKey(first.variants[0]!);
+  for (const stale of [[{ field: 'CommandLine', literal: 'never-there' }], [[{ field: 1 }]], [[]], 'x']) {
+    const rs = compileRuleSet({ rules: [r], options: { knownAnchors: new Map([[key, stale]]) } });
+    assert.equal(rs.match(event({ CommandLine: 'x mimikatz y' })).length, 1, JSON.stringify(stale));
+    assert.deepEqual(rs.takenAnchors().get(key), [[{ field: 'CommandLine', literal: 'mimikatz' }]]);
+  }
 });

@@ -1,5 +1,5 @@
 /**
- * The on-disk cache of parsed Sigma rules (src/cli/rule-cache.ts): a second load does not
+ * The on-disk cache of parsed Sigma rules (src/rules/cache/): a second load does not
  * parse, the cached rules match as the parsed ones, and a corrupt, foreign or tampered entry
  * is ignored and rebuilt. The parse counter (`ruleCacheStats.parsed`) is the evidence, with
  * the entry's mtime and the `TAE_DEBUG` line of the CLI.
@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { serialize } from 'node:v8';
-import { evict } from '../src/cli/cache-files.js';
-import { parseCached, RULE_CACHE_FORMAT, ruleCacheDir, ruleCacheStats } from '../src/cli/rule-cache.js';
+import { ruleCacheDir } from '../src/cli/rule-cache.js';
 import { loadSigmaRules } from '../src/cli/sigma-rules.js';
+import { evict, parseCached, RULE_CACHE_FORMAT, ruleCacheStats, textsPart } from '../src/rules/index.js';
 import { eventFromObject, parseRuleText, YamlNumber } from '../src/sigma/index.js';
 import { ensureBuilt, runTae } from './helpers/cli-binary.js';
 import { writeTriageFixture } from './helpers/triage-fixture.js';
@@ -24,7 +24,7 @@ const rules = join(dir, 'rules');
 const entries = (cache: string) => readdirSync(cache).filter((n) => /^sigma-.*\.bin$/.test(n));
 /** A parse as the CLI keeps it: the entry is written when the load remembers its trust. */
 const parseKept = (texts: { source: string; text: string }[], cache: string, maxBytes?: number) => {
-  const parsed = parseCached(texts, cache, maxBytes);
+  const parsed = parseCached([textsPart(texts)], cache, maxBytes);
   parsed.remember('salt', undefined);
   return parsed;
 };
@@ -88,14 +88,16 @@ test('a corrupt, foreign or tampered entry is ignored and rebuilt', async () => 
   const bad: [string, Uint8Array][] = [
     ['garbage', Buffer.from('not a v8 value at all')],
     ['truncated', readFileSync(file).subarray(0, 100)],
-    ['another format', serialize({ format: RULE_CACHE_FORMAT + 1, key, parsed: [] })],
-    ['another key', serialize({ format: RULE_CACHE_FORMAT, key: '0'.repeat(64), parsed: [] })],
+    ['another format', serialize({ format: RULE_CACHE_FORMAT + 1, key, parsed: serialize([]) })],
+    ['another key', serialize({ format: RULE_CACHE_FORMAT, key: '0'.repeat(64), parsed: serialize([]) })],
+    ['a parse that is not bytes', serialize({ format: RULE_CACHE_FORMAT, key, parsed: [] })],
+    ['a parse that is not V8 data', serialize({ format: RULE_CACHE_FORMAT, key, parsed: Buffer.from('xx') })],
     [
       'a date for a value',
       serialize({
         format: RULE_CACHE_FORMAT,
         key,
-        parsed: Array(5).fill({ documents: [new Date()], diagnostics: [] }),
+        parsed: serialize(Array(5).fill({ documents: [new Date()], diagnostics: [] })),
       }),
     ],
     [
@@ -103,7 +105,20 @@ test('a corrupt, foreign or tampered entry is ignored and rebuilt', async () => 
       serialize({
         format: RULE_CACHE_FORMAT,
         key,
-        parsed: Array(5).fill({ documents: [new Map([[1, 'x']])], diagnostics: [] }),
+        parsed: serialize(Array(5).fill({ documents: [new Map([[1, 'x']])], diagnostics: [] })),
+      }),
+    ],
+    [
+      'another source in a diagnostic',
+      serialize({
+        format: RULE_CACHE_FORMAT,
+        key,
+        parsed: serialize(
+          Array(5).fill({
+            documents: [],
+            diagnostics: [{ source: 'x.yml', code: 'yaml.syntax', message: 'm' }],
+          }),
+        ),
       }),
     ],
   ];
@@ -160,6 +175,26 @@ test('the anchors a run took are read back by the next load, and a corrupt ancho
     events.map((e) => third.ruleSet.match(e).map((m) => m.rule.title)),
     verdicts,
   );
+});
+
+test('the scanners a run took are read when a plan first asks for one, not by the load', async () => {
+  const cache = join(dir, 'scanners');
+  const event = eventFromObject({ Channel: 'Security', EventID: 4624, TargetUserName: 'alice' });
+  const first = await load(cache);
+  const verdict = first.ruleSet.match(event).map((m) => m.rule.title);
+  first.finish();
+  const [file] = readdirSync(cache).filter((n) => n.startsWith('scanners-'));
+  assert.ok(file, 'the run took a scanner');
+  assert.equal(statSync(join(cache, file)).mode & 0o777, 0o600);
+  writeFileSync(join(cache, file), 'not a V8 value');
+  const rejected = ruleCacheStats.rejected;
+  const second = await load(cache);
+  assert.equal(ruleCacheStats.rejected, rejected, 'not read by the load');
+  assert.deepEqual(
+    second.ruleSet.match(event).map((m) => m.rule.title),
+    verdict,
+  );
+  assert.equal(ruleCacheStats.rejected, rejected + 1, 'read (and refused) by the first plan');
 });
 
 test('--no-cache parses without reading or writing the cache', async () => {

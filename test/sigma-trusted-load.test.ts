@@ -9,8 +9,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ruleCacheStats } from '../src/cli/rule-cache.js';
 import { loadSigmaRules } from '../src/cli/sigma-rules.js';
+import { ruleCacheStats } from '../src/rules/index.js';
 import {
   compiledDocuments,
   compileRuleSet,

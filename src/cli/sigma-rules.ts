@@ -3,23 +3,23 @@
  * (`--pack`), or by default every pack (the builtin one plus those `tae rules add` indexed).
  * Rules that do not load are warned about, one line each; none loading at all is an input error.
  * The triage choice (rule-filter.ts) is applied here, once, for every command; the YAML parse
- * comes from the on-disk cache (rule-cache.ts) unless `cache` is false.
+ * comes from the on-disk cache (src/rules/cache/) unless `cache` is false.
  */
-import { createHash } from 'node:crypto';
-import { debugLine, TaeError } from '../errors/index.js';
-import { openRuleLibrary, readRuleInput, statRuleInput, walkFiles } from '../rules/index.js';
+import type { Stats } from 'node:fs';
+import { TaeError } from '../errors/index.js';
 import {
-  compiledDocuments,
-  compileRuleSet,
-  type LoadResult,
-  loadParsedRules,
-  type PlaceholderValues,
-  type PortableSigma,
-  portableSigma,
-  type RuleSet,
-} from '../sigma/index.js';
+  buildCachedRules,
+  filesPart,
+  MAX_CACHE_BYTES,
+  openRuleLibrary,
+  type RuleLibrary,
+  statRuleInput,
+  type TextPart,
+  walkFiles,
+} from '../rules/index.js';
+import type { LoadResult, PlaceholderValues, PortableSigma, RuleSet } from '../sigma/index.js';
 import { plural, ruleLibraryDir, warn } from './common.js';
-import { parseCached, type RuleText, ruleCacheDir } from './rule-cache.js';
+import { ruleCacheDir } from './rule-cache.js';
 import { chooseRules, type RuleChoice } from './rule-filter.js';
 
 export interface SigmaChoice {
@@ -48,14 +48,17 @@ export interface SigmaRules {
 const MAX_RULE_FILES = 100_000;
 const MAX_RULE_BYTES = 8 << 20;
 
-/** Every .yml/.yaml under the given paths, sorted per directory; symlinks and dot-files skipped. */
-function ruleFilesUnder(paths: readonly string[]): string[] {
-  const out: string[] = [];
-  const add = (path: string, st = statRuleInput(path, 'rule', true)) => {
+/**
+ * Every .yml/.yaml under the given paths with its stats, sorted per directory; symlinks and
+ * dot-files skipped. The stats key a warm run's cache (src/rules/cache/stat-key.ts).
+ */
+function ruleFilesUnder(paths: readonly string[]): { path: string; stat: Stats }[] {
+  const out: { path: string; stat: Stats }[] = [];
+  const add = (path: string, stat = statRuleInput(path, 'rule', true)) => {
     if (out.length >= MAX_RULE_FILES)
       throw new TaeError('TOO_LARGE', `more than ${MAX_RULE_FILES} rule files`);
-    if (st.size > MAX_RULE_BYTES) warn(`${path}: skipped, larger than ${MAX_RULE_BYTES >> 20} MiB`);
-    else out.push(path);
+    if (stat.size > MAX_RULE_BYTES) warn(`${path}: skipped, larger than ${MAX_RULE_BYTES >> 20} MiB`);
+    else out.push({ path, stat });
   };
   for (const p of paths) {
     const st = statRuleInput(p, 'rule', true);
@@ -68,23 +71,15 @@ function ruleFilesUnder(paths: readonly string[]): string[] {
   return out;
 }
 
-function merge(parts: readonly LoadResult[]): LoadResult {
-  return {
-    rules: parts.flatMap((p) => p.rules),
-    correlations: parts.flatMap((p) => p.correlations),
-    filters: parts.flatMap((p) => p.filters),
-    diagnostics: parts.flatMap((p) => p.diagnostics),
-  };
-}
-
-async function fromLibrary(
+/** The library's texts of the chosen packs (all by default), with its placeholders. */
+function fromLibrary(
+  library: RuleLibrary,
   choice: SigmaChoice,
-): Promise<{ sources: RuleText[]; placeholders: PlaceholderValues }> {
-  const library = await openRuleLibrary({ dataDir: ruleLibraryDir(choice.data) });
+): { part: TextPart; placeholders: PlaceholderValues } {
   try {
-    const packs = choice.packs !== undefined && choice.packs.length > 0 ? { packs: choice.packs } : {};
-    const { sources, placeholders } = library.sigmaSources(packs);
-    return { sources: sources.map(({ source, text }) => ({ source, text })), placeholders };
+    return library.sigmaPart(
+      choice.packs !== undefined && choice.packs.length > 0 ? { packs: choice.packs } : {},
+    );
   } catch (e) {
     if (e instanceof TaeError && e.context.option === 'packs')
       throw new TaeError(
@@ -93,37 +88,30 @@ async function fromLibrary(
         { cause: e },
       );
     throw e;
-  } finally {
-    library.close();
   }
 }
 
 export async function loadSigmaRules(choice: SigmaChoice): Promise<SigmaRules> {
+  const cache = choice.cache ?? ruleCacheDir();
   const files = choice.ruleFiles ?? [];
-  const texts: RuleText[] = ruleFilesUnder(files).map((f) => ({ source: f, text: readRuleInput(f, 'rule') }));
-  const fileCount = texts.length;
+  const statedAt = Date.now();
+  const parts = [filesPart(ruleFilesUnder(files), statedAt, cache, MAX_CACHE_BYTES)];
   let placeholders: PlaceholderValues = {};
-  if (files.length === 0 || (choice.packs?.length ?? 0) > 0) {
-    const library = await fromLibrary(choice);
-    texts.push(...library.sources);
-    placeholders = library.placeholders;
+  let library: RuleLibrary | undefined;
+  if (files.length === 0 || (choice.packs?.length ?? 0) > 0)
+    library = await openRuleLibrary({ dataDir: ruleLibraryDir(choice.data) });
+  let built: ReturnType<typeof buildCachedRules>;
+  try {
+    if (library !== undefined) {
+      const fromPacks = fromLibrary(library, choice);
+      parts.push(fromPacks.part);
+      placeholders = fromPacks.placeholders;
+    }
+    built = buildCachedRules({ parts, placeholders, cache });
+  } finally {
+    library?.close(); // the texts are read, if the cache did not have them
   }
-  const t0 = performance.now();
-  const cache = parseCached(texts, choice.cache ?? ruleCacheDir());
-  const t1 = performance.now();
-  // What a cached run may defer depends on the placeholders each text was built with.
-  const salt = createHash('sha256')
-    .update(JSON.stringify([fileCount, placeholders]))
-    .digest('hex');
-  const trusted = cache.trusted(salt);
-  // Rule files take no placeholders (as before); library texts take the library's.
-  const perText = cache.parsed.map((p, i) =>
-    loadParsedRules(p, texts[i]!.source, {
-      ...(i < fileCount ? {} : { placeholders }),
-      ...(trusted === undefined ? {} : { trusted: trusted[i]! }),
-    }),
-  );
-  const all = merge(perText);
+  const { all } = built;
   const loaded = choice.choice === undefined ? all : chooseRules(all, choice.choice);
   const left = all.rules.length + all.correlations.length - loaded.rules.length - loaded.correlations.length;
   // Community packs carry rules for other products (linux, aws…): not worth a warning each.
@@ -141,44 +129,15 @@ export async function loadSigmaRules(choice: SigmaChoice): Promise<SigmaRules> {
       `no Sigma rule loaded${first ? `: ${first.source}: ${first.message}` : ''}`,
     );
   }
-  const t2 = performance.now();
-  // A variant's anchors depend on its rule text, placeholders and the filters merged into it.
-  // (Scanners depend only on their literals, so any salt's would do.)
-  const anchorSalt = createHash('sha256')
-    .update(JSON.stringify([salt, loaded.filters.map((f) => [f.source, f.document])]))
-    .digest('hex');
-  const learnt = cache.learnt(anchorSalt);
-  const ruleSet = compileRuleSet({
-    rules: loaded.rules,
-    filters: loaded.filters,
-    options: { knownAnchors: learnt.anchors, knownScanners: learnt.scanners },
-  });
-  const sources = texts.map((t) => t.source);
-  const clean = compiledDocuments(sources, all, loaded.rules, ruleSet, trusted);
-  cache.remember(salt, clean);
-  const ms = (a: number, b: number) => `${Math.round(b - a)} ms`;
-  debugLine(`sigma rules: parse ${ms(t0, t1)}, build ${ms(t1, t2)}, rule set ${ms(t2, performance.now())}`);
+  const compiled = built.compile(loaded);
   const label = `${plural(loaded.rules.length, 'rule')}${loaded.correlations.length ? `, ${plural(loaded.correlations.length, 'correlation')}` : ''}${left > 0 ? ` (${left} left out by the rule filters)` : ''}`;
-  // Made on first use: only a run that decodes on the pool sends the rules to workers.
-  let portable: PortableSigma | undefined;
   return {
     loaded,
-    ruleSet,
+    ruleSet: compiled.ruleSet,
     label,
-    finish: () =>
-      cache.rememberLearnt(anchorSalt, {
-        anchors: ruleSet.takenAnchors(),
-        scanners: ruleSet.takenScanners(),
-      }),
+    finish: compiled.finish,
     get portable() {
-      portable ??= portableSigma(
-        texts.map((t, i) => ({ ...t, placeholders: i >= fileCount })),
-        placeholders,
-        all,
-        loaded,
-        clean,
-      );
-      return portable;
+      return compiled.portable;
     },
   };
 }

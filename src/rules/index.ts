@@ -1,6 +1,17 @@
 /** The rule library: Sigma and YARA rule packs indexed in SQLite, retrieval by exact name, rule sets for community runs. */
 
 export { BUILTIN_PACK, builtinPackDir } from './builtin.js';
+export { type CachedParse, parseCached } from './cache/cached-parse.js';
+export { evict, MAX_CACHE_BYTES, RULE_CACHE_FORMAT, ruleCacheStats } from './cache/files.js';
+export type { Learnt } from './cache/learnt.js';
+export {
+  type BuiltRules,
+  buildCachedRules,
+  type CachedRulesInput,
+  type CompiledRules,
+} from './cache/load.js';
+export { type RuleText, type TextPart, textsPart } from './cache/parts.js';
+export { filesPart, type StatFile } from './cache/stat-key.js';
 export { openRuleLibrary, type RuleLibrary, type RuleLinesResult } from './library.js';
 export { ruleLines } from './lines.js';
 export {

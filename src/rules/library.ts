@@ -9,6 +9,7 @@ import type { SqliteDatabase } from '../../native/sqlite.js';
 import { invalidOption, TaeError } from '../errors/index.js';
 import { loadRules, mapRule, type PlaceholderValues } from '../sigma/index.js';
 import { BUILTIN_PACK, builtinPackDir } from './builtin.js';
+import { libraryPart, type TextPart } from './cache/parts.js';
 import { indexPack } from './index-pack.js';
 import { ruleLines } from './lines.js';
 import { bodyFormatOf, NOT_FOUND_MESSAGE, requestedNames, retrievalNames } from './names.js';
@@ -21,6 +22,7 @@ import { openIndex } from './schema.js';
 import {
   type SigmaRuleSet,
   type SigmaSourceText,
+  sigmaContents,
   sigmaRuleSet,
   sigmaSources,
   type YaraSourceSet,
@@ -212,6 +214,20 @@ export class RuleLibrary {
   } {
     this.ensureBuiltin();
     return { sources: sigmaSources(this.store, selection), placeholders: this.settings.placeholders };
+  }
+
+  /**
+   * The selected Sigma texts as the rule cache takes them (cache/parts.ts): keyed by their
+   * content hashes, their texts read only when the cache has no entry for them.
+   */
+  sigmaPart(selection: RuleSelection = {}): {
+    readonly part: TextPart;
+    readonly placeholders: PlaceholderValues;
+  } {
+    this.ensureBuiltin();
+    const hashes = sigmaContents(this.store, selection, false);
+    const part = libraryPart(hashes, () => sigmaContents(this.store, selection, true));
+    return { part, placeholders: this.settings.placeholders };
   }
 
   /** YARA sources of every selected file; with a checker wired, files that do not compile are left out and reported. */

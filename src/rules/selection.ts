@@ -30,7 +30,12 @@ export interface YaraSourceSet {
 
 export const sourceLabel = (row: { pack: string; path: string }) => `${row.pack}:${row.path}`;
 
-function selectedRows(store: RuleStore, kind: RuleKind, selection: RuleSelection): RuleTextRow[] {
+function selectedRows(
+  store: RuleStore,
+  kind: RuleKind,
+  selection: RuleSelection,
+  withText = true,
+): RuleTextRow[] {
   const { packs, names } = selection;
   if (packs !== undefined) {
     if (!Array.isArray(packs)) throw invalidOption('packs', 'an array of pack names', packs);
@@ -40,7 +45,7 @@ function selectedRows(store: RuleStore, kind: RuleKind, selection: RuleSelection
   }
   if (names !== undefined && (!Array.isArray(names) || !names.every(isRuleName)))
     throw invalidOption('names', 'an array of rule names', names);
-  const rows = store.rulesWithText(kind, selection);
+  const rows = store.rulesWithText(kind, selection, withText);
   if (names === undefined) return rows;
   const found = new Set(rows.map((r) => r.matched));
   const missing = names.filter((n) => !found.has(n));
@@ -66,6 +71,19 @@ export function sigmaSources(store: RuleStore, selection: RuleSelection): SigmaS
     source: sourceLabel(row),
     text: row.text,
     origin: { kind: 'sigma', name: row.name, pack: row.pack, path: row.path },
+  }));
+}
+
+/** Each selected Sigma file's source label and content hash (SHA-256 of its bytes); texts only `withText`. */
+export function sigmaContents(
+  store: RuleStore,
+  selection: RuleSelection,
+  withText: boolean,
+): { readonly source: string; readonly hash: string; readonly text: string }[] {
+  return selectedRows(store, 'sigma', selection, withText).map((row) => ({
+    source: sourceLabel(row),
+    hash: row.hash,
+    text: row.text,
   }));
 }
 

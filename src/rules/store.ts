@@ -263,10 +263,12 @@ export class RuleStore {
   /**
    * Rules of one kind with their text, in precedence order: pack position, then path; with a
    * names filter, files whose stem is the name come before files that only declare it.
+   * Without `withText`, each row's text is '' (the rule cache needs only the hashes).
    */
   rulesWithText(
     kind: RuleKind,
     filter: { packs?: readonly string[]; names?: readonly string[] },
+    withText = true,
   ): RuleTextRow[] {
     const where = ['r.kind = ?'];
     const params: string[] = [kind];
@@ -282,9 +284,9 @@ export class RuleStore {
       params.push(JSON.stringify(filter.names));
     }
     return this.sql<string[], RuleTextRow>(
-      `SELECT ${RULE_COLUMNS}, ${names}, c.text, c.yara_checker, c.yara_error
+      `SELECT ${RULE_COLUMNS}, ${names}, ${withText ? 'c.text, c.yara_checker, c.yara_error' : "'' AS text, NULL AS yara_checker, NULL AS yara_error"}
          FROM ${filter.names === undefined ? 'rules r' : 'rule_names n CROSS JOIN rules r ON r.id = n.rule_id'}
-         JOIN packs p ON p.id = r.pack_id JOIN contents c ON c.hash = r.hash
+         JOIN packs p ON p.id = r.pack_id${withText ? ' JOIN contents c ON c.hash = r.hash' : ''}
          WHERE ${where.join(' AND ')}
          ORDER BY ${filter.names === undefined ? '' : 'n.name <> r.name, '}p.position, r.path, matched`,
     ).all(...params);

@@ -2,18 +2,22 @@
  * The community rules every interface shares: the rule library (builtin pack plus the packs a
  * user added), its Sigma rules compiled once into a rule set, and its YARA rules compiled once
  * by YARA-X (files that do not compile are skipped and reported, never silently). Everything
- * is opened on first use, so an engine that never runs rules never reads them.
+ * is opened on first use, so an engine that never runs rules never reads them. The Sigma parse
+ * comes from the rule cache in the library's data directory (src/rules/cache/), as the CLI's does.
  */
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { TaeError } from '../errors/index.js';
-import { openRuleLibrary, type RuleLibrary, type RuleLibraryOptions } from '../rules/index.js';
 import {
-  compiledDocuments,
-  compileRuleSet,
+  buildCachedRules,
+  openRuleLibrary,
+  type RuleLibrary,
+  type RuleLibraryOptions,
+} from '../rules/index.js';
+import {
   dataMatcher,
   type LoadResult,
   type PortableSigma,
-  portableSigma,
   type RuleSet,
   type SigmaMatcher,
 } from '../sigma/index.js';
@@ -24,6 +28,9 @@ import {
   type YaraEngine,
 } from '../yara/index.js';
 import type { CommunitySigmaTexts } from './data-pool.js';
+
+/** The rule cache's directory inside a data directory (beside rule-library.sqlite). */
+export const RULE_CACHE_DIR = 'rule-cache';
 
 export interface CommunitySigma {
   readonly loaded: LoadResult;
@@ -59,19 +66,23 @@ export class Community {
   async sigma(): Promise<CommunitySigma> {
     if (this.sigmaRules === undefined) {
       const library = await this.rules();
-      const loaded = library.sigmaRules();
-      const ruleSet = compileRuleSet({ rules: loaded.rules, filters: loaded.filters });
-      const { sources, placeholders } = library.sigmaSources();
-      const texts = sources.map(({ source, text }) => ({ source, text, placeholders: true }));
-      // Workers defer what compiled here (load.ts `trusted`): they start at once.
-      const trusted = compiledDocuments(
-        texts.map((t) => t.source),
+      const { part, placeholders } = library.sigmaPart();
+      // The rule cache lives beside the library (a library in memory has none): a warm load
+      // parses nothing and defers compiling what compiled before, and so do the workers.
+      const cache = library.dataDir === undefined ? false : join(library.dataDir, RULE_CACHE_DIR);
+      const built = buildCachedRules({ parts: [part], placeholders, cache });
+      const loaded = built.all;
+      const compiled = built.compile(loaded);
+      const { ruleSet } = compiled;
+      this.sigmaRules = {
         loaded,
-        loaded.rules,
         ruleSet,
-      );
-      const portable = portableSigma(texts, placeholders, loaded, loaded, trusted);
-      this.sigmaRules = { loaded, ruleSet, portable, dataMatcher: dataMatcher(loaded.rules, ruleSet) };
+        // Made when a file first goes to the pool: a job of small files decodes inline.
+        get portable() {
+          return compiled.portable;
+        },
+        dataMatcher: dataMatcher(loaded.rules, ruleSet),
+      };
     }
     return this.sigmaRules;
   }

@@ -40,13 +40,19 @@ export interface Detection {
   readonly condition: Condition;
 }
 
+const NO_MODIFIERS: readonly string[] = Object.freeze([]);
+
 function parseItem(key: string, value: YamlValue): DetectionItem {
-  const [field = '', ...modifiers] = key.split('|');
-  let values: YamlScalar[];
+  // Split by hand: a rest pattern made an iterator and two arrays for each of 10,000 items.
+  const bar = key.indexOf('|');
+  const field = bar < 0 ? key : key.slice(0, bar);
+  const modifiers = bar < 0 ? NO_MODIFIERS : key.slice(bar + 1).split('|');
+  let values: readonly YamlScalar[];
   if (isYamlList(value)) {
     if (!value.every(isYamlScalar))
       fail('value.invalid_type', `the values of '${key}' must be scalars, not maps or lists`);
-    values = value.length === 0 ? [null] : [...value];
+    // The parsed list itself (both are read-only): a SigmaHQ load has 10,000 of them.
+    values = value.length === 0 ? [null] : (value as readonly YamlScalar[]);
   } else if (isYamlScalar(value)) values = [value];
   else fail('value.invalid_type', `the value of '${key}' must be a scalar or a list of scalars, not a map`);
   return { field: field === '' ? null : field, modifiers, values };
@@ -55,7 +61,11 @@ function parseItem(key: string, value: YamlValue): DetectionItem {
 function parseNode(name: string, def: YamlValue): DetectionNode {
   if (isYamlMap(def)) {
     if (def.size === 0) fail('detection.invalid', `search identifier '${name}' is an empty map`);
-    return { kind: 'all', items: [...def].map(([k, v]) => parseItem(k, v)) };
+    const items: DetectionItem[] = [];
+    def.forEach((v, k) => {
+      items.push(parseItem(k, v));
+    });
+    return { kind: 'all', items };
   }
   if (isYamlList(def)) {
     if (def.length === 0) fail('detection.invalid', `search identifier '${name}' is an empty list`);
@@ -67,6 +77,23 @@ function parseNode(name: string, def: YamlValue): DetectionNode {
   }
   if (def === null || def === '') fail('detection.invalid', `search identifier '${name}' is empty`);
   return { kind: 'all', items: [{ field: null, modifiers: [], values: [def] }] };
+}
+
+/**
+ * Conditions repeat (SigmaHQ's 3,141 rules have 328 distinct ones): each is parsed once and its
+ * tree shared, which is safe as trees are read-only. Bounded, as rule texts come from callers.
+ */
+const conditions = new Map<string, Condition>();
+const MAX_CONDITIONS = 10_000;
+
+function conditionOf(text: string): Condition {
+  let tree = conditions.get(text);
+  if (tree === undefined) {
+    tree = parseCondition(text);
+    if (conditions.size >= MAX_CONDITIONS) conditions.clear();
+    conditions.set(text, tree);
+  }
+  return tree;
 }
 
 /** `reserved` names keys of the section that are not search identifiers (a filter's `rules`). */
@@ -82,7 +109,7 @@ export function parseDetection(section: YamlMap, where: string, reserved: readon
     } else if (!reserved.includes(key)) identifiers.set(key, parseNode(key, def));
   }
   if (conditions === undefined) fail('rule.missing_field', `${where} has no condition`);
-  const parsed = conditions.map(parseCondition);
+  const parsed = conditions.map(conditionOf);
   const condition: Condition = parsed.length === 1 ? parsed[0]! : { kind: 'or', args: parsed };
   return { identifiers, conditions, condition };
 }

@@ -107,11 +107,12 @@ export {
   type PlaceholderValues,
   windashVariants,
 } from './modifiers/index.js';
+export { decodeParsed, encodeParsed, ParsedFormError } from './parsed-form.js';
 export {
   type LoadedPortable,
   loadPortable,
   type PortableSigma,
-  type PortableText,
+  type PortableTexts,
   portableFits,
   portableSigma,
 } from './portable.js';

@@ -1,35 +1,37 @@
 /**
- * Loaded rules in a form another thread can load again: the rule texts, the placeholders, and
- * which of the loaded rules were kept. A worker loads them once per version and names each
- * match by its position in the kept rules, so only numbers travel back; the thread that made
- * the portable form maps them to its own rule objects. The texts sit in a SharedArrayBuffer:
- * every worker reads the same bytes, none is copied per task.
+ * Loaded rules in a form another thread can load again: the rule texts' parse (the rule
+ * cache's bytes: workers parse no YAML), the placeholders, and which of the loaded rules were
+ * kept. A worker loads them once per version and names each match by its position in the kept
+ * rules, so only numbers travel back; the thread that made the portable form maps them to its
+ * own rule objects. The body sits in a SharedArrayBuffer: every worker reads the same bytes,
+ * none is copied per task.
  */
+import { deserialize, serialize } from 'node:v8';
 import type { LoadResult } from './load.js';
-import { loadRules } from './load.js';
+import { loadParsedRules } from './load.js';
 import type { SigmaFilter, SigmaRule } from './model.js';
 import type { PlaceholderValues } from './modifiers/index.js';
+import { decodeParsed } from './parsed-form.js';
 import { compileRuleSet, type RuleSet } from './ruleset/index.js';
 
-/** One rule file's text and the name its rules are loaded under. */
-export interface PortableText {
-  readonly source: string;
-  readonly text: string;
-  /** Whether `|expand` takes the placeholders (library rules) or none (rule files). */
-  readonly placeholders: boolean;
+/** The rule texts' parse, as `encodeParsed` made it, and the names their rules are loaded under. */
+export interface PortableTexts {
+  readonly sources: readonly string[];
+  readonly parsed: Uint8Array;
+  /** Texts from this position on take the placeholders (library rules); those before, none (rule files). */
+  readonly placeholdersFrom: number;
 }
 
 export interface PortableSigma {
   /** Changes whenever the rules do: workers reload on a new version. */
   readonly version: string;
-  /** UTF-8 JSON of PortableBody, in shared memory. */
+  /** V8-serialized PortableBody, in shared memory. */
   readonly shared: Uint8Array;
   /** Titles of the kept rules, in order (matches are named by position among them). */
   readonly titles: readonly string[];
 }
 
-interface PortableBody {
-  readonly texts: readonly PortableText[];
+interface PortableBody extends PortableTexts {
   readonly placeholders: PlaceholderValues;
   /** Positions of the kept rules among all the texts' rules; null: all. */
   readonly keep: readonly number[] | null;
@@ -46,7 +48,7 @@ let serial = 0;
  * a subset of its rules in the same order.
  */
 export function portableSigma(
-  texts: readonly PortableText[],
+  texts: PortableTexts,
   placeholders: PlaceholderValues,
   all: LoadResult,
   loaded: LoadResult,
@@ -55,13 +57,15 @@ export function portableSigma(
   const position = new Map(all.rules.map((r, i) => [r, i]));
   const keep = loaded.rules === all.rules ? null : loaded.rules.map((r) => position.get(r) ?? -1);
   const body: PortableBody = {
-    texts,
+    sources: texts.sources,
+    parsed: texts.parsed,
+    placeholdersFrom: texts.placeholdersFrom,
     placeholders,
     keep,
     titles: loaded.rules.map((r) => r.title),
-    trusted: trusted?.length === texts.length ? trusted : null,
+    trusted: trusted?.length === texts.sources.length ? trusted : null,
   };
-  const bytes = Buffer.from(JSON.stringify(body), 'utf8');
+  const bytes = serialize(body);
   const shared = new Uint8Array(new SharedArrayBuffer(bytes.length));
   shared.set(bytes);
   return { version: `${process.pid}:${++serial}:${bytes.length}`, shared, titles: body.titles };
@@ -79,17 +83,19 @@ export interface LoadedPortable {
 
 /** The kept rules compiled, as the making thread has them; null when they cannot be loaded alike. */
 export function loadPortable(portable: Pick<PortableSigma, 'shared'>): LoadedPortable | null {
-  const body = JSON.parse(Buffer.from(portable.shared).toString('utf8')) as PortableBody;
+  // Copied out of shared memory: V8 deserializes from bytes no other thread may change.
+  const body = deserialize(portable.shared.slice()) as PortableBody;
+  const parsed = decodeParsed(body.parsed, body.sources);
   const rules: SigmaRule[] = [];
   const filters: SigmaFilter[] = [];
-  for (const [i, t] of body.texts.entries()) {
+  for (const [i, p] of parsed.entries()) {
     const trusted = body.trusted?.[i];
-    const loaded = loadRules(t.text, t.source, {
-      ...(t.placeholders ? { placeholders: body.placeholders } : {}),
+    const loaded = loadParsedRules(p, body.sources[i]!, {
+      ...(i >= body.placeholdersFrom ? { placeholders: body.placeholders } : {}),
       ...(trusted === undefined ? {} : { trusted: new Set(trusted) }),
     });
-    rules.push(...loaded.rules);
-    filters.push(...loaded.filters);
+    for (const r of loaded.rules) rules.push(r);
+    for (const f of loaded.filters) filters.push(f);
   }
   const kept = body.keep === null ? rules : body.keep.map((i) => rules[i]);
   if (kept.length !== body.titles.length || kept.some((r, i) => r?.title !== body.titles[i])) return null;

@@ -7,7 +7,14 @@ import { createWinevtxRunner } from '../../src/jobs/index.js';
 import type { DecodePool } from '../../src/parse/index.js';
 import { pipelinePool } from '../../src/pipeline/index.js';
 import { Engine, type JobStatusResponse } from '../../src/service/index.js';
-import { type CompiledSigma, compileRuleSet, loadRules, portableSigma } from '../../src/sigma/index.js';
+import {
+  type CompiledSigma,
+  compileRuleSet,
+  encodeParsed,
+  loadRules,
+  parseRuleText,
+  portableSigma,
+} from '../../src/sigma/index.js';
 import { settle } from './engine-test.js';
 
 /** `text`'s rules, compiled; the workers' portable form made from `workerText` (the same by default). */
@@ -16,7 +23,11 @@ export function compiledRules(text: string, workerText = text): CompiledSigma {
   const ruleSet = compileRuleSet({ rules: loaded.rules, filters: loaded.filters });
   const worker = loadRules(workerText, 'rules.yml');
   const portable = portableSigma(
-    [{ source: 'rules.yml', text: workerText, placeholders: false }],
+    {
+      sources: ['rules.yml'],
+      parsed: encodeParsed([parseRuleText(workerText, 'rules.yml')]),
+      placeholdersFrom: 1,
+    },
     {},
     worker,
     worker,

@@ -122,6 +122,30 @@ function resolve(ls: LogSource, options: MappingOptions): Resolution {
   };
 }
 
+/**
+ * Resolutions by logsource and options: a rule set's thousands of rules share a few dozen
+ * logsources, and the sources (with their selectors, which are read-only) can be shared too.
+ */
+const resolutions = new Map<string, Resolution>();
+const MAX_RESOLUTIONS = 1_000;
+
+function resolveShared(ls: LogSource, options: MappingOptions): Resolution {
+  const key = JSON.stringify([
+    ls.product,
+    ls.category,
+    ls.service,
+    options.security4688,
+    options.forwardedEvents,
+  ]);
+  let r = resolutions.get(key);
+  if (r === undefined) {
+    r = resolve(ls, options);
+    if (resolutions.size >= MAX_RESOLUTIONS) resolutions.clear();
+    resolutions.set(key, r);
+  }
+  return r;
+}
+
 function diagnostic(rule: SigmaRule, code: RuleDiagnostic['code'], message: string): RuleDiagnostic {
   return {
     source: rule.source,
@@ -134,7 +158,7 @@ function diagnostic(rule: SigmaRule, code: RuleDiagnostic['code'], message: stri
 }
 
 export function mapRule(rule: SigmaRule, options: MappingOptions = {}): RuleMapping {
-  const resolved = resolve(rule.logsource, options);
+  const resolved = resolveShared(rule.logsource, options);
   if (!resolved.ok)
     return { ok: false, diagnostic: diagnostic(rule, resolved.code, resolved.message), dropped: [] };
   const filters = (options.filters ?? []).filter((f) => filterApplies(f, rule));

@@ -199,3 +199,22 @@ export function detectionAnchors(detection: Detection, placeholders: Placeholder
   };
   return walk(detection.condition)?.map(dedupe);
 }
+
+/**
+ * Anchors a cache gave back, if they have the shape this version makes (a list of clauses of
+ * field and literal pairs, or null: none); undefined for anything else, which is then computed
+ * anew (an older cache kept one flat list).
+ */
+export function anchorsFromData(v: unknown): Anchors | null | undefined {
+  if (v === null) return null;
+  if (!Array.isArray(v) || v.length === 0 || v.length > MAX_CLAUSES) return undefined;
+  for (const clause of v) {
+    if (!Array.isArray(clause) || clause.length === 0) return undefined;
+    for (const a of clause) {
+      const { field, literal } = (a ?? {}) as { field?: unknown; literal?: unknown };
+      if ((field !== null && typeof field !== 'string') || typeof literal !== 'string' || literal === '')
+        return undefined;
+    }
+  }
+  return v as Anchors;
+}

@@ -15,7 +15,7 @@ import {
 import type { RuleStats, SigmaFilter, SigmaRule } from '../model.js';
 import type { PlaceholderValues } from '../modifiers/index.js';
 import { rememberVariants } from '../rule-variants.js';
-import { type Anchors, detectionAnchors } from './anchors.js';
+import { type Anchors, anchorsFromData, detectionAnchors } from './anchors.js';
 import { requiredEventIds } from './event-ids.js';
 import type { ScannerData } from './literal-scan.js';
 import { Plan, ScannerCache } from './plan.js';
@@ -31,10 +31,11 @@ export interface RuleSetOptions extends Omit<MappingOptions, 'filters'> {
   readonly timingSample?: number;
   /**
    * Anchors an earlier run took for the same variants, by `anchorKey` (a cache's; `null`: none
-   * can be read off). Taken as given: the cache must key them by everything a variant's
-   * detection depends on (rule texts, placeholders, filters, engine version).
+   * can be read off). Taken as given when of the right shape (`anchorsFromData`; otherwise
+   * computed anew): the cache must key them by everything a variant's detection depends on
+   * (rule texts, placeholders, filters, engine version).
    */
-  readonly knownAnchors?: ReadonlyMap<string, Anchors | null>;
+  readonly knownAnchors?: ReadonlyMap<string, unknown>;
   /**
    * Literal scanners an earlier rule set built (`takenScanners`, kept by a cache): each is
    * checked before use, and one that is not a well-formed automaton is built again.
@@ -176,7 +177,7 @@ export class RuleSet {
         variant,
         key,
         options.placeholders ?? {},
-        key === null ? undefined : known?.get(key),
+        key === null ? undefined : anchorsFromData(known?.get(key)),
       );
     });
     this.index = new RuleIndex((list) => this.planFor(list));

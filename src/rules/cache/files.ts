@@ -1,19 +1,25 @@
 /**
- * What the rule caches share (rule-cache.ts, rule-learnt.ts): the format, the bounds, atomic
- * owner-only writes, eviction of the oldest entries, and the counters.
+ * What the rule cache's files share (entry.ts, learnt.ts, stat-key.ts): the format, the bounds,
+ * atomic owner-only writes, eviction of the oldest entries, and the counters.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 
-/** Bump when the cached shape or the parser's output changes. */
-export const RULE_CACHE_FORMAT = 3;
+/**
+ * Bump when the cached shape or the parser's output changes, or the shape of what a rule set
+ * learns (its Anchors and ScannerData, which learnt.ts keeps as the rule set gives them).
+ */
+export const RULE_CACHE_FORMAT = 4;
 /** The directory's bound; the SigmaHQ rules take about 4 MB. */
 export const MAX_CACHE_BYTES = 256 << 20;
 export const MAX_ENTRY_BYTES = 256 << 20;
-/** What the last `parseCached` did, for `TAE_DEBUG` and the tests. */
-export const ruleCacheStats = { hits: 0, misses: 0, parsed: 0, rejected: 0 };
+/**
+ * What the cache did, for `TAE_DEBUG` and the tests: entries hit and missed, texts parsed and
+ * read (a warm run keyed by its files' stats reads none), entries rejected.
+ */
+export const ruleCacheStats = { hits: 0, misses: 0, parsed: 0, read: 0, rejected: 0 };
 
 /** A cached value not of the shape written: the entry is ignored and rebuilt. */
 export class Corrupt extends Error {}
@@ -21,7 +27,7 @@ export class Corrupt extends Error {}
 export function evict(
   dir: string,
   maxBytes: number,
-  entry = /^(sigma|learnt|anchors)-[0-9a-f]{64}\.bin$/,
+  entry = /^(sigma|learnt|scanners|files|anchors)-[0-9a-f]{64}\.bin$/,
 ): void {
   const files = readdirSync(dir)
     .filter((n) => entry.test(n))
