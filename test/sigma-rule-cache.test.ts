@@ -81,6 +81,13 @@ test('plain YAML numbers keep their text through the cache', () => {
 
 test('a corrupt, foreign or tampered entry is ignored and rebuilt', async () => {
   const cache = join(dir, 'corrupt');
+  /** An entry of this key whose 5 texts each hold `documents` and `diagnostics` (strings: ['x']). */
+  const entryOf = (documents: unknown[], diagnostics: unknown[] = []) =>
+    serialize({
+      format: RULE_CACHE_FORMAT,
+      key,
+      parsed: serialize({ strings: ['x'], texts: Array(5).fill({ d: documents, g: diagnostics }) }),
+    });
   const good = await fingerprint(cache);
   const [name] = entries(cache);
   const file = join(cache, name!);
@@ -92,35 +99,12 @@ test('a corrupt, foreign or tampered entry is ignored and rebuilt', async () => 
     ['another key', serialize({ format: RULE_CACHE_FORMAT, key: '0'.repeat(64), parsed: serialize([]) })],
     ['a parse that is not bytes', serialize({ format: RULE_CACHE_FORMAT, key, parsed: [] })],
     ['a parse that is not V8 data', serialize({ format: RULE_CACHE_FORMAT, key, parsed: Buffer.from('xx') })],
-    [
-      'a date for a value',
-      serialize({
-        format: RULE_CACHE_FORMAT,
-        key,
-        parsed: serialize(Array(5).fill({ documents: [new Date()], diagnostics: [] })),
-      }),
-    ],
-    [
-      'a number map key',
-      serialize({
-        format: RULE_CACHE_FORMAT,
-        key,
-        parsed: serialize(Array(5).fill({ documents: [new Map([[1, 'x']])], diagnostics: [] })),
-      }),
-    ],
-    [
-      'another source in a diagnostic',
-      serialize({
-        format: RULE_CACHE_FORMAT,
-        key,
-        parsed: serialize(
-          Array(5).fill({
-            documents: [],
-            diagnostics: [{ source: 'x.yml', code: 'yaml.syntax', message: 'm' }],
-          }),
-        ),
-      }),
-    ],
+    ['a date for a value', entryOf([new Date()])],
+    ['a string outside the table', entryOf([7])],
+    ['a map key outside the table', entryOf([{ m: [1.5, 0] }])],
+    ['a map with a key and no value', entryOf([{ m: [0] }])],
+    ['a string where a position belongs', entryOf([{ m: ['x', 0] }])],
+    ['another source in a diagnostic', entryOf([], [{ source: 'x.yml', code: 'yaml.syntax', message: 'm' }])],
   ];
   for (const [what, bytes] of bad) {
     writeFileSync(file, bytes);

@@ -12,7 +12,7 @@ import { deserialize, serialize } from 'node:v8';
  * learns (its Anchors and ScannerData, which learnt.ts keeps as the rule set gives them).
  */
 export const RULE_CACHE_FORMAT = 4;
-/** The directory's bound; the SigmaHQ rules take about 4 MB. */
+/** The directory's bound; the SigmaHQ rules take about 3 MB, and 16 MB more for what a run learnt. */
 export const MAX_CACHE_BYTES = 256 << 20;
 export const MAX_ENTRY_BYTES = 256 << 20;
 /**
