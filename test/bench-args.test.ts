@@ -24,6 +24,7 @@ const SCRIPTS = [
   'job-index-share',
   'report-summaries',
   'trial',
+  'spread',
 ];
 
 function bench(
