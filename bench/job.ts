@@ -53,6 +53,7 @@ import { benchArgs, numberArg } from './args.js';
 import { gcByThread } from './gc-trace.js';
 import { generatedJobFile, JOB_SIZES } from './job-files.js';
 import { coresBetween, median, type Timed, timeProcess } from './measure.js';
+import { spreadBound } from './threads.js';
 
 const USAGE = `
 usage: node --import tsx bench/job.ts [--quick] [--sizes 100M,500M,1G] [--keep] [--rounds N]
@@ -232,6 +233,8 @@ async function jobRun(
       },
       cpuMicrosPerEvent: job.cpuMs === null || events <= 0 ? null : Math.round((job.cpuMs * 1000) / events),
       threads: threadFigures(job, completion),
+      // How the whole job would spread over more cores (bench/spread.ts measures it alike).
+      spread: job.threads === undefined || job.cpuMs === null ? null : spreadBound(job.threads, job.cpuMs),
       peakRssMiB: mib(job.peakRssKb),
       indexBytesPerEvent: events > 0 ? Math.round(indexBytes / events) : null,
       firstSearchMs: Math.round(search.wallMs),

@@ -60,6 +60,13 @@ export class ThreadSampler {
     }
   }
 
+  /** Each thread's name, group and CPU ms over the whole run, busiest first. */
+  perThread(): { name: string; group: ThreadGroup; cpuMs: number }[] {
+    return [...this.threads.values()]
+      .map((t) => ({ name: t.name, group: groupOf(t.name), cpuMs: Math.round(cpuAt(t.readings, Infinity)) }))
+      .sort((a, b) => b.cpuMs - a.cpuMs);
+  }
+
   /** CPU ms per group between two times (ms since start); the whole run without them. */
   byGroup(fromMs = Number.NEGATIVE_INFINITY, toMs = Number.POSITIVE_INFINITY): Record<ThreadGroup, number> {
     const out: Record<ThreadGroup, number> = {
@@ -85,4 +92,23 @@ function cpuAt(readings: readonly (readonly [number, number])[], atMs: number): 
     cpu = c;
   }
   return cpu;
+}
+
+/** Groups whose threads a pool replicates with the cores: the workers, V8's and libuv's helpers. */
+const REPLICATED: ReadonlySet<ThreadGroup> = new Set(['poolWorkers', 'v8Helpers', 'libuv']);
+
+/**
+ * How far a run would spread over more cores: its whole CPU against the CPU of its busiest
+ * thread that no pool replicates (the main thread, the index writer, the completion thread,
+ * any other single thread). However many cores, the run cannot take less wall time than that
+ * thread's CPU, so the ratio bounds its speed-up over one core.
+ */
+export function spreadBound(threads: ThreadSampler, processCpuMs: number) {
+  const busiest = threads.perThread().find((t) => !REPLICATED.has(t.group));
+  if (busiest === undefined || busiest.cpuMs <= 0) return null;
+  return {
+    busiestSingleThread: busiest.name,
+    busiestSingleThreadCpuMs: busiest.cpuMs,
+    bound: Number((processCpuMs / busiest.cpuMs).toFixed(2)),
+  };
 }

@@ -26,6 +26,7 @@ const SCRIPTS = [
   'trial',
   'sigma',
   'rule-load',
+  'spread',
 ];
 
 function bench(

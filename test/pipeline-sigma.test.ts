@@ -1,7 +1,8 @@
 /**
  * Sigma rules matched in the decode workers (src/pipeline): a parse job whose files decode on
  * the pool reports exactly what the same job decoding inline reports, and rules a worker cannot
- * load alike are matched on the main thread instead of being lost or misnamed.
+ * load alike are matched on the main thread instead of being lost or misnamed; a run that needs
+ * only the matched events gets only those, the others counted.
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
@@ -9,7 +10,7 @@ import { type EventDescription, writeEvtx } from '../fixtures/evtx-writer/index.
 import type { Insight } from '../src/insights/index.js';
 import { eventDescriber } from '../src/lookup/index.js';
 import { parseEvtxStaged } from '../src/parse/index.js';
-import { pipelinePool, pipelineStage, type StagedChunk } from '../src/pipeline/index.js';
+import { decodeFiles, pipelinePool, pipelineStage, type StagedChunk } from '../src/pipeline/index.js';
 import { indexRow } from '../src/rows/index.js';
 import { stagedValues } from '../src/search/packed.js';
 import type { CompiledSigma } from '../src/sigma/index.js';
@@ -131,4 +132,36 @@ test('the pool workers make the index row of each event, packed, as the staging 
     });
   }
   assert.equal(rows, events.length);
+});
+
+test('an onlyMatched run sends on the matched events, the same as a whole run, and counts the others', async () => {
+  const sigma = compiled(RULES);
+  const pool = pipelinePool(2);
+  jobPools.push(pool);
+  const run = async (onlyMatched: boolean) => {
+    const seen: string[] = [];
+    let skipped = 0;
+    const files = [{ name: 'logons.evtx', open: async () => ({ source: log, size: log.length }) }];
+    await decodeFiles(
+      files,
+      { pool: () => pool, inlineBelowBytes: 0, sigma, onlyMatched },
+      {
+        event(e, _file, matched) {
+          if (matched?.length) seen.push(`${e.recordId}:${matched.map((r) => r.title).join('+')}`);
+          else skipped++;
+          return undefined;
+        },
+        skipped: (count) => {
+          skipped += count;
+        },
+      },
+    );
+    return { seen, skipped };
+  };
+  const whole = await run(false);
+  const only = await run(true);
+  assert.deepEqual(only.seen, whole.seen);
+  assert.equal(only.skipped, whole.skipped);
+  assert.equal(only.seen.length + only.skipped, events.length);
+  assert.equal(only.seen.length, 5000); // a failed logon or a name starting with "ali"
 });

@@ -15,7 +15,7 @@ import { levelRank, type SigmaLevel } from '../sigma/index.js';
 import { type CompiledRuleSet, YaraEngine } from '../yara/index.js';
 import { findingRecords, keyEvents, reportRules, resultsDocument, summaryText } from './analyze-output.js';
 import { type AnalyzeProgress, type AnalyzeResult, analyzeFiles } from './analyze-run.js';
-import { collect, dataOption, failOnOption, intFlag } from './common.js';
+import { collect, dataOption, failOnOption, THREADS_HELP, threadsFlag } from './common.js';
 import { DecodeReport } from './decode-report.js';
 import { EXIT, type ExitCode, runExit } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
@@ -68,10 +68,7 @@ export function analyzeCommand(program: Command, setExit: (code: ExitCode) => vo
       collect,
     )
     .addOption(dataOption())
-    .option(
-      '-t, --threads <n>',
-      'decode threads for files of 8 MiB or more (default 0: decoding inline was faster with analysis on one thread)',
-    )
+    .option('-t, --threads <n>', THREADS_HELP)
     .option('-o, --out <file>', 'write the results (insights, Sigma matches with their rules) as JSON')
     .option('--html <file>', 'write the self-contained HTML report')
     .option('--title <text>', 'report title')
@@ -95,7 +92,7 @@ function reportTime(): number {
 
 async function runAnalyze(operands: string[], flags: AnalyzeFlags): Promise<ExitCode> {
   const format = formatOf(flags);
-  const threads = intFlag('--threads', flags.threads, 0, 64) ?? 0;
+  const threads = threadsFlag(flags.threads);
   const { files, unreadable } = await expandInputs(operands, 'evtx');
   if (files.length === 0) return EXIT.INPUT;
   const yaraRules = (flags.rule ?? []).filter(isYaraRuleFile);

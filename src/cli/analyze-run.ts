@@ -1,7 +1,8 @@
 /**
  * `tae analyze`'s work, in this process and without a data directory: the `winevtx` parse
  * job's pipeline (src/jobs/winevtx.ts) over files read in place. Each file is decoded once
- * (large ones on the decode pool) and goes through the job's pipeline (analysis/sigma-pass.ts);
+ * (large ones on the pool, whose workers match the rules and, as the job's, digest each event
+ * unless YARA needs it whole) and goes through the job's pipeline (analysis/sigma-pass.ts);
  * every reported match is also kept with its rule for the summary, the JSON results and the
  * report. Insights are those of the job, in its order. With YARA rules, the payloads of new
  * events are scanned as the job scans them (src/payloads' scan queue on the YARA workers).
@@ -10,11 +11,12 @@ import {
   correlationErrorInsight,
   createAnalyzer,
   createSigmaPass,
+  type EventHead,
   flattenResults,
 } from '../analysis/index.js';
-import type { Diagnostic } from '../evtx/index.js';
+import type { Diagnostic, EvtxEvent } from '../evtx/index.js';
 import { errorInsight, type Insight } from '../insights/index.js';
-import { eventDescriber } from '../lookup/index.js';
+import { eventDescriber, isBuiltinDescriber } from '../lookup/index.js';
 import { createPayloadScanQueue, type PayloadScanSummary } from '../payloads/index.js';
 import {
   type DecodeFilesResult,
@@ -23,7 +25,7 @@ import {
   lazyPool,
   pathFiles,
 } from '../pipeline/index.js';
-import type { RuleDiagnostic } from '../sigma/index.js';
+import type { RuleDiagnostic, SigmaRule } from '../sigma/index.js';
 import type { CompiledRuleSet, YaraEngine } from '../yara/index.js';
 import { Detections } from './detections.js';
 import { type EventWindow, inWindow } from './rule-filter.js';
@@ -43,7 +45,7 @@ export interface AnalyzeOptions {
   readonly sigma?: SigmaRules;
   /** Scan the payloads of events with these rules, on this engine's workers. */
   readonly yara?: { readonly rules: CompiledRuleSet; readonly engine: YaraEngine };
-  /** Decode threads for large files (0: decode on this thread). */
+  /** Worker threads decoding (and matching, digesting) the files (0: all on this thread). */
   readonly threads: number;
   /** Events outside are left out of the whole analysis, Sigma and insights alike (default: all). */
   readonly window?: EventWindow;
@@ -67,9 +69,10 @@ export interface AnalyzeResult {
 export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResult> {
   const { sigma } = options;
   const { yara } = options;
+  const describe = eventDescriber();
   const analyzer = createAnalyzer({
     sigma: sigma !== undefined,
-    describe: eventDescriber(),
+    describe,
     ...(yara === undefined ? {} : { yaraPayloads: true }),
   });
   const scans =
@@ -101,6 +104,21 @@ export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResu
       records,
     });
   let n = 0;
+  const found = (rules: readonly SigmaRule[], e: EventHead, file: string, event: EvtxEvent | undefined) => {
+    for (const rule of rules)
+      detections.add(
+        rule,
+        {
+          recordId: e.recordId,
+          timestamp: e.timestamp,
+          channel: e.channel,
+          computer: e.computer,
+          eventId: e.eventId,
+          file,
+        },
+        event,
+      );
+  };
   let decoded: DecodeFilesResult;
   try {
     decoded = await decodeFiles(
@@ -108,26 +126,24 @@ export async function analyzeFiles(options: AnalyzeOptions): Promise<AnalyzeResu
       {
         ...(pool ? { pool: pool.get } : {}),
         ...(sigma === undefined ? {} : { sigma }),
+        // As the job: the workers digest each event and send on only those a rule matched, unless
+        // the payload scan needs every event here.
+        digest: scans === undefined && isBuiltinDescriber(describe),
       },
       {
+        digest(d, e, file, matched) {
+          if ((++n & 4095) === 0) progress(file);
+          if (windowed && !inWindow(window, d.timestamp, d.computer)) return undefined;
+          records++;
+          found(pass.addDigest(d, file.name, matched, e).rules, d, file.name, e);
+          return undefined;
+        },
         event(e, file, matched) {
           if ((++n & 4095) === 0) progress(file);
           if (windowed && !inWindow(window, e.timestamp, e.computer)) return;
           records++;
           const added = pass.add(e, file.name, matched);
-          for (const rule of added.rules)
-            detections.add(
-              rule,
-              {
-                recordId: e.recordId,
-                timestamp: e.timestamp,
-                channel: e.channel,
-                computer: e.computer,
-                eventId: e.eventId,
-                file: file.name,
-              },
-              e,
-            );
+          found(added.rules, e, file.name, e);
           return added.fresh ? scans?.add(e, file.name) : undefined;
         },
         fileDone(file) {

@@ -7,8 +7,21 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Option } from 'commander';
 import { TaeError } from '../errors/index.js';
+import { defaultThreads } from '../parse/index.js';
 import { LEVELS } from '../sigma/index.js';
 import { errLine } from './terminal.js';
+
+/**
+ * `-t, --threads` of the commands that decode EVTX files: worker threads for the files of 8 MiB
+ * or more (smaller ones decode faster here than a worker starts), by default as many as the
+ * cores (at most 8, as the service's decode pool); 0 decodes and matches on this thread.
+ */
+export const THREADS_HELP =
+  'worker threads for EVTX files of 8 MiB or more (default: the cores, at most 8; 0: none)';
+
+/** The `--threads` value given, or the default (THREADS_HELP). */
+export const threadsFlag = (value: string | undefined): number =>
+  intFlag('--threads', value, 0, 64) ?? defaultThreads();
 
 /** Commander's collector for repeatable options (`--rule a --rule b`). */
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];

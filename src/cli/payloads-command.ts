@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { isTaeError } from '../errors/index.js';
-import { parseEvtx } from '../parse/index.js';
+import { defaultThreads, parseEvtx } from '../parse/index.js';
 import { createPayloadExtractor, type PayloadDiagnostic, PayloadSet } from '../payloads/index.js';
 import { scanPayloads, YaraEngine, type YaraRuleMatch } from '../yara/index.js';
 import { collect, dataOption, intFlag, plural, warn } from './common.js';
@@ -53,7 +53,7 @@ export function payloadsCommand(program: Command, setExit: (code: number) => voi
     .option('--rule <file>', 'a YARA rule file, with --yara (repeatable)', collect)
     .option('--pack <name>', 'a rule pack of the library, with --yara (repeatable)', collect)
     .addOption(dataOption())
-    .option('-t, --threads <n>', 'YARA scan threads (default 2)')
+    .option('-t, --threads <n>', 'YARA scan threads (default: the cores, at most 8)')
     .option('--timeout <seconds>', 'per-payload YARA scan timeout (default 30)')
     .option('-q, --quiet', 'do not print payload diagnostics to stderr')
     .action(async (files: string[], flags: PayloadsFlags) => {
@@ -70,7 +70,8 @@ const diagnosticLine = (d: PayloadDiagnostic): string => {
 async function runPayloads(operands: string[], flags: PayloadsFlags): Promise<number> {
   if (!flags.yara && (flags.rule?.length || flags.pack?.length))
     warn('--rule and --pack take effect with --yara');
-  const threads = intFlag('--threads', flags.threads, 1, 64);
+  // The engine's own default (2) suits a service beside other work; a command has the machine.
+  const threads = intFlag('--threads', flags.threads, 1, 64) ?? defaultThreads();
   const timeout = intFlag('--timeout', flags.timeout, 1, 3600);
   const expanded = await expandInputs(operands, 'evtx');
   const files = expanded.files;
@@ -103,7 +104,7 @@ async function runPayloads(operands: string[], flags: PayloadsFlags): Promise<nu
   let matches: (readonly YaraRuleMatch[] | null)[] = payloads.map(() => null);
   if (flags.yara) {
     const engine = new YaraEngine({
-      ...(threads !== undefined ? { threads } : {}),
+      threads,
       ...(timeout !== undefined ? { scanTimeoutMs: timeout * 1000 } : {}),
     });
     try {

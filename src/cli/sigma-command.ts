@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { evidenceLine, levelRank, type SigmaLevel } from '../sigma/index.js';
-import { collect, dataOption, failOnOption, intFlag, plural } from './common.js';
+import { collect, dataOption, failOnOption, plural, THREADS_HELP, threadsFlag } from './common.js';
 import { DecodeReport } from './decode-report.js';
 import type { Detections } from './detections.js';
 import { matchRecords } from './detections.js';
@@ -50,7 +50,7 @@ export function sigmaCommand(program: Command, setExit: (code: ExitCode) => void
       collect,
     )
     .addOption(dataOption())
-    .option('-t, --threads <n>', 'decode threads for EVTX files of 8 MiB or more (default 0)')
+    .option('-t, --threads <n>', THREADS_HELP)
     .addOption(failOnOption())
     .option('-q, --quiet', 'no progress on stderr (errors are still printed)')
     .option('--no-cache', 'parse the rules again instead of using the rule cache');
@@ -86,7 +86,7 @@ function ruleRecords(d: Detections, events: number): RecordSet {
 
 async function runSigmaCommand(operands: string[], flags: SigmaFlags): Promise<ExitCode> {
   const format = formatOf(flags);
-  const threads = intFlag('--threads', flags.threads, 0, 64) ?? 0;
+  const threads = threadsFlag(flags.threads);
   const window = eventWindowOf(flags);
   const { files: inputs, unreadable } = await expandInputs(operands, 'evtx');
   if (inputs.length === 0) return EXIT.INPUT;

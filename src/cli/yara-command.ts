@@ -5,8 +5,10 @@
  * with a warning each. Every scan has a timeout; a file that times out or cannot be read is an
  * input error reported after the others were scanned.
  */
+
 import type { Command } from 'commander';
 import { TaeError } from '../errors/index.js';
+import { defaultThreads } from '../parse/index.js';
 import { openRuleLibrary, readRuleInput } from '../rules/index.js';
 import {
   type CompiledRuleSet,
@@ -51,7 +53,7 @@ export function yaraCommand(program: Command, setExit: (code: ExitCode) => void)
       collect,
     )
     .addOption(dataOption())
-    .option('-t, --threads <n>', 'scan threads (default 2)')
+    .option('-t, --threads <n>', 'scan threads (default: the cores, at most 8)')
     .option('--timeout <seconds>', 'per-file scan timeout (default 30)')
     .option('--fail-on-match', 'exit 1 when any rule matched')
     .option('-q, --quiet', 'no progress on stderr (errors are still printed)')
@@ -105,13 +107,14 @@ const metaText = (v: unknown) => (v === undefined || v === null ? null : String(
 
 async function runYaraCommand(paths: string[], flags: YaraFlags): Promise<ExitCode> {
   const format = formatOf(flags);
-  const threads = intFlag('--threads', flags.threads, 1, 64);
+  // The engine's own default (2) suits a service beside other work; a command has the machine.
+  const threads = intFlag('--threads', flags.threads, 1, 64) ?? defaultThreads();
   const timeout = intFlag('--timeout', flags.timeout, 1, 3600);
   const { files, unreadable } = await expandInputs(paths, 'any');
   if (files.length === 0) return EXIT.INPUT;
   const cacheDir = flags.cache === false ? undefined : yaraCacheDir();
   const engine = new YaraEngine({
-    ...(threads !== undefined ? { threads } : {}),
+    threads,
     ...(timeout !== undefined ? { scanTimeoutMs: timeout * 1000 } : {}),
     ...(cacheDir !== undefined ? { cacheDir } : {}),
   });

@@ -19,6 +19,7 @@ import {
   type EvtxSource,
   isEvtxReader,
   type RawChunk,
+  readSize,
   walkChunks,
 } from './chunks.js';
 import { type DecodeOptions, decodeSafely, type SpanTask } from './decode-worker.js';
@@ -227,8 +228,10 @@ async function* spanTasks(
   const spanBytes = chunks * CHUNK_SIZE;
   try {
     for (let i = 0, off = FILE_HEADER_SIZE; ; i += chunks, off += spanBytes) {
-      const bytes = spares.bytes.pop() ?? new ArrayBuffer(spanBytes);
-      const n = await walk.read(new Uint8Array(bytes, 0, spanBytes), off);
+      const want = readSize(spanBytes, off, walk.size);
+      const spare = spares.bytes.pop();
+      const bytes = spare !== undefined && spare.byteLength >= want ? spare : new ArrayBuffer(want);
+      const n = await walk.read(new Uint8Array(bytes, 0, want), off);
       if (n === 0) return;
       stats.bytes += n;
       yield {
@@ -239,7 +242,7 @@ async function* spanTasks(
         fileOffset: off,
         ...(stage === undefined ? {} : { stage }),
       };
-      if (n < spanBytes) return;
+      if (n < spanBytes) return; // the last span (a smaller `want` is the rest of the file)
     }
   } finally {
     await walk.close();

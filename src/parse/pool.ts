@@ -3,6 +3,7 @@
  * bounded (2 × threads) and results come back in file order.
  */
 import type { Piscina } from 'piscina';
+import { debugLine } from '../errors/index.js';
 import type { DecodedChunk } from '../evtx/index.js';
 import { threadPool } from '../threads/index.js';
 import type { SpanResult, SpanTask } from './decode-worker.js';
@@ -49,6 +50,8 @@ export class DecodePool {
   ) {}
 
   private start(): Piscina {
+    if (this.piscina === null)
+      debugLine(`decode pool: ${this.threads} worker thread${this.threads === 1 ? '' : 's'}`);
     this.piscina ??= threadPool({
       filename: this.worker.href,
       minThreads: this.threads,

@@ -24,8 +24,8 @@ function refuse(path: string, st: Stats): TaeError {
   return new TaeError('INPUT_UNREADABLE', `cannot open ${path}: ${why}`, { context: { path, kind: what } });
 }
 
-/** Resolves when `path` names a regular file (symbolic links followed); else a coded error. */
-export async function checkSourceFile(path: string): Promise<void> {
+/** Its size, when `path` names a regular file (symbolic links followed); else a coded error. */
+export async function checkSourceFile(path: string): Promise<number> {
   let st: Stats;
   try {
     st = await stat(path);
@@ -33,6 +33,7 @@ export async function checkSourceFile(path: string): Promise<void> {
     throw unreadableSource(path, e);
   }
   if (!st.isFile()) throw refuse(path, st);
+  return st.size;
 }
 
 /** The same check, synchronous, for callers that sniff a file's first bytes themselves. */

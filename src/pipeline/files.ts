@@ -65,6 +65,8 @@ export interface FilesVisitor {
     matched: readonly SigmaRule[],
     row?: RowRef,
   ): undefined | Promise<void>;
+  /** Events a worker matched no rule on and did not send (`onlyMatched`): only counted. */
+  skipped?(count: number, file: FileInProgress): void;
   /** The file was decoded to its end (its diagnostics are complete). */
   fileDone?(file: FileInProgress): void;
   /** Awaited after each chunk's events: a consumer that writes elsewhere paces decoding. */
@@ -86,6 +88,12 @@ export interface DecodeFilesOptions {
    * `digest` (which must be there), and send on only the events that matched a rule.
    */
   readonly digest?: boolean;
+  /**
+   * The pool's workers send on only the events a rule matched (the visitor's `skipped` counts
+   * the others): for a visitor that needs nothing of an unmatched event. Events decoded here,
+   * or not matched in a worker, still all come to `event`.
+   */
+  readonly onlyMatched?: boolean;
 }
 
 export interface DecodeFilesResult {
@@ -140,7 +148,7 @@ export async function decodeFiles(
           ...(options.signal ? { signal: options.signal } : {}),
           ...(pool ? { pool } : {}),
         };
-        if (pooled) staged ??= pipelineStage(options.sigma, options.rows, digesting);
+        if (pooled) staged ??= pipelineStage(options.sigma, options.rows, digesting, options.onlyMatched);
         const stage = pooled ? staged : undefined;
         const parse = parseEvtxStaged(source, parseOptions, stage?.stage, stage?.spanChunks);
         const file: FileInProgress = { name, index, size: opened.size, parse };
@@ -150,6 +158,7 @@ export async function decodeFiles(
           {
             event: (e, matched, row) => visitor.event(e, file, matched, row),
             digest: (d, e, matched, row) => visitor.digest!(d, e, file, matched, row),
+            skipped: (count) => visitor.skipped?.(count, file),
           },
           visitor.ready?.bind(visitor),
         );

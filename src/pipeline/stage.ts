@@ -22,6 +22,11 @@ export interface PipelineStage {
    * event itself only when it matched a rule: the consumer needs nothing else of it.
    */
   readonly digest?: true;
+  /**
+   * Send back only the events a rule matched, and how many events the chunk had: a consumer
+   * that counts the others and reads only the matched (`tae sigma`) need not receive them all.
+   */
+  readonly onlyMatched?: true;
 }
 
 export interface RowsStage {
@@ -40,8 +45,10 @@ export interface StagedChunk extends DecodedChunk {
    * digests has no `records` (the count stays in `recordCount`): only `matchedEvents` travel.
    */
   readonly digests?: DigestColumns;
-  /** With `digests`: the events of the records a rule matched (`sigma`), in record order. */
+  /** With `digests` or `onlyMatched`: the events of the records a rule matched (`sigma`), in record order. */
   readonly matchedEvents?: readonly EvtxEvent[];
+  /** With `onlyMatched`: the chunk's records that have an event, matched or not. */
+  readonly events?: number;
 }
 
 const workerUrl = new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
@@ -121,6 +128,8 @@ export function pipelineStage(
   sigma: CompiledSigma | undefined,
   rows: RowsStage | undefined,
   digest = false,
+  /** Only matched events come back (StagedChunk's `events` counts the others), when matched there. */
+  onlyMatched = false,
 ):
   | {
       readonly stage: PipelineStage;
@@ -132,15 +141,18 @@ export function pipelineStage(
   const portable = sigma?.portable;
   const matching = portable !== undefined && portableFits(portable, sigma!.loaded.rules);
   const digesting = digest && (sigma === undefined || matching);
+  const matchedOnly = onlyMatched && matching && rows === undefined && !digesting;
   if (!matching && rows === undefined && !digesting) return undefined;
   return {
     stage: {
       ...(matching ? { sigma: { version: portable.version, shared: portable.shared } } : {}),
       ...(rows === undefined ? {} : { rows }),
       ...(digesting ? { digest: true as const } : {}),
+      ...(matchedOnly ? { onlyMatched: true as const } : {}),
     },
     rules: matching ? sigma!.loaded.rules : undefined,
-    spanChunks: digesting ? DIGEST_SPAN_CHUNKS : undefined,
+    // Small results, as a digesting stage's: the same larger tasks.
+    spanChunks: digesting || matchedOnly ? DIGEST_SPAN_CHUNKS : undefined,
   };
 }
 
@@ -158,12 +170,15 @@ export interface StagedVisitor {
     matched: readonly SigmaRule[],
     row: RowRef | undefined,
   ): undefined | Promise<void>;
+  /** Events a worker matched no rule on and did not send (an `onlyMatched` stage's). */
+  skipped?(count: number): void;
 }
 
 /**
- * Each event of `parse`, with the rules a worker matched (positions into `rules`, the rules the
- * portable form was made from), or `undefined` when it was not matched there; and its index
- * row when a worker made one. A chunk a worker digested goes to `visitor.digest`.
+ * Each event of `parse`, with the rules a worker matched (positions into `rules`,
+ * the rules the portable form was made from), or `undefined` when it was not matched there;
+ * and its index row when a worker made one. A chunk a worker digested goes to `visitor.digest`;
+ * of a chunk that came with only its matched events, the others are counted (`skipped`).
  */
 export async function forEachEvent(
   parse: EvtxParse,
@@ -174,6 +189,12 @@ export async function forEachEvent(
 ): Promise<void> {
   for await (const chunk of parse.chunks()) {
     const staged = chunk as StagedChunk;
+    if (staged.events !== undefined && rules !== undefined && staged.sigma !== undefined) {
+      await matchedOnly(staged, rules, visitor);
+      const waiting = ready?.();
+      if (waiting !== undefined) await waiting;
+      continue;
+    }
     const sigma = rules === undefined ? undefined : staged.sigma;
     const packed = staged.rows;
     const digests = staged.digests;
@@ -202,5 +223,25 @@ export async function forEachEvent(
     }
     const waiting = ready?.();
     if (waiting !== undefined) await waiting;
+  }
+}
+
+/** A chunk of an `onlyMatched` stage: its matched events in record order, the others counted. */
+async function matchedOnly(
+  staged: StagedChunk,
+  rules: readonly SigmaRule[],
+  visitor: StagedVisitor,
+): Promise<void> {
+  const events = staged.matchedEvents ?? [];
+  visitor.skipped?.(staged.events! - events.length);
+  let k = 0;
+  for (const at of staged.sigma!) {
+    if (at === null) continue;
+    const wait = visitor.event(
+      events[k++]!,
+      at.map((r) => rules[r]!),
+      undefined,
+    );
+    if (wait !== undefined) await wait;
   }
 }

@@ -4,7 +4,8 @@
  * matched rules go back with the records (most records match none: `null`). The rules are
  * loaded and compiled once per version in each worker. For tasks that ask for rows, each
  * event's index row is made here too, packed; for tasks that ask for digests, each event's
- * analysis digest, and then the event itself goes back only when it matched a rule. A failure
+ * analysis digest, and then the event itself goes back only when it matched a rule (as it does
+ * for tasks that ask for only the matched events, with a count of the others). A failure
  * here never loses records: the chunk goes back unmatched (or without rows, or with its events)
  * and the main thread does that work.
  */
@@ -106,6 +107,19 @@ function digestChunk(chunk: StagedChunk): StagedChunk {
   return { ...chunk, records: [], digests: digestColumns(digests), matchedEvents };
 }
 
+/** The chunk with only its matched events (`onlyMatched`): the others are only counted. */
+function matchedOf(chunk: StagedChunk): StagedChunk {
+  const matchedEvents: EvtxEvent[] = [];
+  let events = 0;
+  for (let i = 0; i < chunk.records.length; i++) {
+    const e = chunk.records[i]!.event;
+    if (e === undefined) continue;
+    events++;
+    if (chunk.sigma![i] != null) matchedEvents.push(e);
+  }
+  return { ...chunk, records: [], matchedEvents, events };
+}
+
 function packChunk(chunk: DecodedChunk, rows: RowsStage): PackedRows | undefined {
   let packer = packers.get(rows.messages);
   if (packer === undefined) {
@@ -145,7 +159,8 @@ export default function pipelineWorker(task: SpanTask): SpanResult {
       stage.digest === true &&
       (rows === undefined || packed !== undefined) &&
       (stage.sigma === undefined || staged.sigma !== undefined);
-    return digest ? digestChunk(staged) : staged;
+    if (digest) return digestChunk(staged);
+    return stage.onlyMatched === true && staged.sigma !== undefined ? matchedOf(staged) : staged;
   });
   // Copied back, with the input buffer for the next span. Moved (transferred), a result kept
   // everything it held past the worker's young collections, as moved records did (see

@@ -37,6 +37,7 @@ export function runTae(
   return spawnSync(process.execPath, [CLI, ...args], {
     cwd,
     encoding: 'utf8',
+    maxBuffer: 256 << 20, // every record of a log of several MiB
     env: {
       ...process.env,
       TAE_HOME: join(cwd, '.tae-home'),
