@@ -14,6 +14,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   base64: [],
   /** The one sanitiser for text a person reads (terminal, report, evidence). */
   display: [],
+  /** The package's version (the CLI's --version, the rule cache's keys). */
+  version: [],
   /** Worker-thread pools that a stray worker message cannot end the process with. */
   threads: ['errors'],
   evtx: ['errors'],
@@ -24,7 +26,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   lookup: ['errors', 'messages'],
   insights: [],
   yara: ['errors', 'native', 'base64', 'threads'],
-  rules: ['errors', 'sigma', 'native'],
+  rules: ['errors', 'sigma', 'native', 'version'],
   analysis: ['errors', 'evtx', 'sigma', 'insights', 'messages'],
   payloads: ['errors', 'evtx', 'base64'],
   crypto: ['errors'],
@@ -72,6 +74,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   cli: [
     'errors',
     'display',
+    'version',
     'evtx',
     'parse',
     'pipeline',

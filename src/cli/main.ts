@@ -4,11 +4,11 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Command, CommanderError } from 'commander';
 import { isNoSpace, isTaeError } from '../errors/index.js';
+import { packageVersion } from '../version/index.js';
 import { registerCommands } from './commands.js';
 import { EXIT } from './exit-codes.js';
 import { unnamedNoSpace } from './no-space.js';
 import { controlErr, errLine, printErr } from './terminal.js';
-import { packageVersion } from './version.js';
 import { hasYoungLimit, releaseWorkerYoungGeneration, YOUNG_LIMIT } from './young-generation.js';
 
 /*

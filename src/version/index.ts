@@ -1,6 +1,8 @@
 /**
- * The package's version for `tae --version`, read from the nearest package.json above this
- * module (the same file from `src/` under tsx and from `dist/src/` after the build).
+ * The package's version, read from the nearest package.json above this module (the same file
+ * from `src/` under tsx and from `dist/src/` after the build): `tae --version` shows it, and the
+ * rule cache keys its files by it. A folder of its own so that the CLI's entry reads it without
+ * loading the rule library.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
