@@ -29,7 +29,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   rules: ['errors', 'sigma', 'native', 'version'],
   analysis: ['errors', 'evtx', 'sigma', 'insights', 'messages'],
   payloads: ['errors', 'evtx', 'base64'],
-  crypto: ['errors'],
+  crypto: ['errors', 'threads'],
   report: ['errors', 'analysis', 'sigma', 'insights', 'display'],
   http: ['errors', 'service'],
   /** One event as the index stores it, and rows packed where they are made. */

@@ -5,6 +5,7 @@
  * of records costs tens of megabytes; past `maxRecords` new records are passed through unchecked.
  */
 import type { EvtxEvent } from '../evtx/index.js';
+import { PairMap } from './pair-map.js';
 
 const SAMPLE_HEAD = 16;
 const SAMPLE_TAIL = 8;
@@ -49,6 +50,8 @@ export class RecordSet {
   private hashes = new Uint32Array(1 << 12);
   private size = 0;
   private readonly streams = new Map<string, number>();
+  /** The same streams found without joining the names (pair-map.ts). */
+  private readonly byPair = new PairMap<number>();
   // Records come in runs from one channel of one computer: the last stream is remembered.
   private lastChannel = '';
   private lastComputer = '';
@@ -95,11 +98,15 @@ export class RecordSet {
   }
 
   private streamOf(channel: string, computer: string): number {
-    const name = `${channel}\u0000${computer}`;
-    let stream = this.streams.get(name);
+    let stream = this.byPair.get(channel, computer);
     if (stream === undefined) {
-      stream = this.streams.size < MAX_STREAMS ? this.streams.size : mixString(0, name) & (MAX_STREAMS - 1);
-      if (this.streams.size < MAX_STREAMS) this.streams.set(name, stream);
+      const name = `${channel}\u0000${computer}`;
+      stream = this.streams.get(name);
+      if (stream === undefined) {
+        stream = this.streams.size < MAX_STREAMS ? this.streams.size : mixString(0, name) & (MAX_STREAMS - 1);
+        if (this.streams.size < MAX_STREAMS) this.streams.set(name, stream);
+      }
+      if (this.streams.has(name)) this.byPair.set(channel, computer, stream);
     }
     this.lastChannel = channel;
     this.lastComputer = computer;

@@ -6,6 +6,7 @@
 import { type Insight, tableInsight } from '../../insights/index.js';
 import { GROUPS_PER_TABLE } from '../aggregate.js';
 import type { Fact } from '../facts.js';
+import { PairMap } from '../pair-map.js';
 import { cleanRows, oneLine } from '../text.js';
 import type { Builder, EventHead } from '../types.js';
 
@@ -23,6 +24,8 @@ export class EventIdMetricsBuilder implements Builder {
   readonly resultType = 'Overview' as const;
   readonly consumes = [] as const;
   private readonly logs = new Map<string, Log>();
+  /** The same logs found without joining the names (pair-map.ts). */
+  private readonly byPair = new PairMap<Log>();
   private last: Log | undefined;
   private groups = 0;
   private other = 0;
@@ -35,15 +38,19 @@ export class EventIdMetricsBuilder implements Builder {
     this.total++;
     let log = this.last;
     if (log === undefined || log.channel !== e.channel || log.computer !== e.computer) {
-      const key = `${e.channel}\u0000${e.computer}`;
-      log = this.logs.get(key);
+      log = this.byPair.get(e.channel, e.computer);
       if (log === undefined) {
-        if (this.groups >= GROUPS_PER_TABLE) {
-          this.other++;
-          return;
+        const key = `${e.channel}\u0000${e.computer}`;
+        log = this.logs.get(key);
+        if (log === undefined) {
+          if (this.groups >= GROUPS_PER_TABLE) {
+            this.other++;
+            return;
+          }
+          log = { channel: e.channel, computer: e.computer, ids: new Map() };
+          this.logs.set(key, log);
         }
-        log = { channel: e.channel, computer: e.computer, ids: new Map() };
-        this.logs.set(key, log);
+        this.byPair.set(e.channel, e.computer, log);
       }
       this.last = log;
     }

@@ -7,6 +7,7 @@ import type { Diagnostic } from '../../evtx/index.js';
 import { chartInsight, type Insight, metadataInsight, tableInsight } from '../../insights/index.js';
 import { Span, Tally, topText } from '../aggregate.js';
 import { sigmaLevelRank } from '../importance.js';
+import { PairMap } from '../pair-map.js';
 import { cleanCell, cleanRows, formatSpan, formatTime, oneLine } from '../text.js';
 import type { EventHead, EventSource, SigmaMatchInput } from '../types.js';
 import { bucketLabel, TimeBuckets } from './time-buckets.js';
@@ -56,6 +57,8 @@ export class OverviewBuilder {
   private withoutTime = 0;
   /** Counts per (provider, channel, computer) and event id; tallies are made at the end. */
   private readonly logs = new Map<string, LogStats>();
+  /** The same logs by computer, provider and channel, found without joining them (pair-map.ts). */
+  private readonly byComputer = new Map<string, PairMap<LogStats>>();
   private lastLog: LogStats | null = null;
   private lastFileName = '';
   private lastFile: FileStats | undefined;
@@ -106,6 +109,9 @@ export class OverviewBuilder {
 
   private logOf(e: EventHead): LogStats {
     const full = this.logs.size >= MAX_LOGS;
+    // Once full, every event counts as `(other)`, a known log's too (as before the lookup).
+    const known = full ? undefined : this.byComputer.get(e.computer)?.get(e.provider, e.channel);
+    if (known !== undefined) return known;
     const [provider, channel, computer] = full
       ? ['(other)', '(other)', '(other)']
       : [e.provider, e.channel, e.computer];
@@ -114,6 +120,14 @@ export class OverviewBuilder {
     if (log === undefined) {
       log = { provider, channel, computer, count: 0, eventIds: new Map() };
       this.logs.set(key, log);
+    }
+    if (!full) {
+      let byLog = this.byComputer.get(computer);
+      if (byLog === undefined) {
+        byLog = new PairMap();
+        this.byComputer.set(computer, byLog);
+      }
+      byLog.set(provider, channel, log);
     }
     return log;
   }
