@@ -14,6 +14,7 @@ import { resultsDocument } from '../src/cli/analyze-output.js';
 import { analyzeFiles } from '../src/cli/analyze-run.js';
 import { Detections, EVIDENCE_PER_RULE, matchRecords } from '../src/cli/detections.js';
 import { loadSigmaRules } from '../src/cli/sigma-rules.js';
+import { runSigmaOver } from '../src/cli/sigma-run.js';
 import { type EvidenceField, eventFromObject, loadRules } from '../src/sigma/index.js';
 
 const [noisy, rare] = loadRules(
@@ -75,4 +76,25 @@ test('tae analyze -o: every kept match carries its structured evidence, the matc
   // The 4688 match names 4688's own field for the image.
   assert.ok(encoded[1]!.evidence!.some((f) => f.name === 'NewProcessName' && f.matched));
   assert.ok(rows.every((d) => Array.isArray(d.evidence) && d.evidence.length > 0));
+});
+
+test('a run that keeps no matches (the tae sigma table) still counts each one and samples one per rule', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tae-evidence-table-'));
+  const file = join(dir, 'example.evtx');
+  writeFileSync(file, writeEvtx(exampleEvents()));
+  const rules = await loadSigmaRules({ data: join(dir, 'no-library') });
+  const all = await runSigmaOver({ inputs: [file], rules, threads: 0 });
+  const lean = await runSigmaOver({ inputs: [file], rules, threads: 0, maxKept: 0, maxSample: 1 });
+  assert.ok(all.detections.total > 0);
+  assert.equal(lean.detections.total, all.detections.total);
+  assert.equal(lean.detections.kept.length, 0);
+  const counts = (d: Detections) => d.rules().map((h) => [h.rule.title, h.count, h.sample.length]);
+  assert.deepEqual(
+    counts(lean.detections),
+    counts(all.detections).map(([title, count]) => [title, count, 1]),
+  );
+  assert.deepEqual(
+    lean.detections.rules().map((h) => h.sample[0]!.evidence),
+    all.detections.rules().map((h) => h.sample[0]!.evidence),
+  );
 });

@@ -64,7 +64,7 @@ export class Detections {
 
   constructor(
     private readonly maxKept = 100_000,
-    private readonly maxSample = 200,
+    private readonly maxSample: number = 200,
   ) {}
 
   /** `event` (when given) is read for the evidence of a kept match and not held. */

@@ -39,6 +39,8 @@ export interface SigmaRunOptions {
   readonly onProgress?: (input: string, events: number) => void;
   /** Matches kept for listing (all are counted; default 1,000,000). */
   readonly maxKept?: number;
+  /** Matches kept per rule as its sample (default 200). */
+  readonly maxSample?: number;
 }
 
 export interface SigmaRunResult {
@@ -70,7 +72,7 @@ const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined)
 export async function runSigmaOver(options: SigmaRunOptions): Promise<SigmaRunResult> {
   const { loaded, ruleSet } = options.rules;
   const session = new SigmaSession(loaded, ruleSet);
-  const detections = new Detections(options.maxKept ?? 1_000_000);
+  const detections = new Detections(options.maxKept ?? 1_000_000, options.maxSample);
   const failures: { file: string; message: string }[] = [];
   const diagnostics: Diagnostic[] = [];
   let events = 0;
