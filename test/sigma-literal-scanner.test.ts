@@ -10,6 +10,7 @@ import { deserialize, serialize } from 'node:v8';
 import { prng } from '../fixtures/prng.js';
 import { compileRuleSet, eventFromObject, loadRules, type ScannerData } from '../src/sigma/index.js';
 import type { LiteralScanner } from '../src/sigma/ruleset/literal-scan.js';
+import { ScanMemo } from '../src/sigma/ruleset/scan-memo.js';
 import { buildScanner } from '../src/sigma/ruleset/scanner-build.js';
 import { scannerFromData } from '../src/sigma/ruleset/scanner-data.js';
 
@@ -152,4 +153,49 @@ test('a rule set uses the scanners it is given and builds a damaged one again, s
   const third = compileRuleSet({ rules, options: { knownScanners: broken } });
   assert.equal(third.match(event).length, 1);
   for (const [k, data] of third.takenScanners()) assert.notEqual(data, broken.get(k), 'built again');
+});
+
+/** Counts the texts the scanner itself walks, beside what the memo serves. */
+function countingScanner(literals: readonly string[]): { scanner: LiteralScanner; walked: () => number } {
+  const scanner = buildScanner(literals);
+  let walked = 0;
+  const scan = scanner.scan.bind(scanner);
+  scanner.scan = (text, sink, fold) => {
+    if (fold) walked++; // not the scan again of a lowered non-ASCII text
+    scan(text, sink, fold);
+  };
+  return { scanner, walked: () => walked };
+}
+
+const memoFound = (memo: ScanMemo, text: string): number[] => {
+  const hits = new Set<number>();
+  memo.scan(text, { hit: (id) => hits.add(id) });
+  return [...hits].sort((a, b) => a - b);
+};
+
+test('the scan memo reports what a folded scan reports, and walks a repeated text once', () => {
+  const { scanner, walked } = countingScanner(LITERALS);
+  const memo = new ScanMemo(scanner);
+  const next = prng(5);
+  const texts = Array.from({ length: 40 }, () => randomText(next));
+  for (let round = 0; round < 100; round++)
+    for (const text of texts)
+      assert.deepEqual(memoFound(memo, text), bruteForce(LITERALS, text.toLowerCase()));
+  assert.ok(walked() <= new Set(texts).size, `${walked()} walks`);
+});
+
+test('texts that do not repeat are all scanned, and the memo then stops looking', () => {
+  const { scanner, walked } = countingScanner(LITERALS);
+  const memo = new ScanMemo(scanner);
+  const next = prng(9);
+  const n = 20_000;
+  for (let i = 0; i < n; i++) {
+    const text = `${randomText(next)} ${i}`;
+    assert.deepEqual(memoFound(memo, text), bruteForce(LITERALS, text.toLowerCase()));
+  }
+  assert.equal(walked(), n);
+  // Resting, a repeated text is walked each time.
+  const before = walked();
+  for (let i = 0; i < 10; i++) memoFound(memo, 'cmd.exe whoami');
+  assert.equal(walked() - before, 10);
 });

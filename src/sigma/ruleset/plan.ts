@@ -8,6 +8,7 @@
 import type { EvalContext } from '../event.js';
 import type { Anchors } from './anchors.js';
 import type { LiteralScanner, LiteralSink, ScannerData } from './literal-scan.js';
+import { memoOf, type ScanMemo } from './scan-memo.js';
 import { buildScanner } from './scanner-build.js';
 import { scannerFromData } from './scanner-data.js';
 
@@ -150,6 +151,7 @@ class Openings {
 class FieldGate implements LiteralSink {
   /** Per literal: the epoch it was last seen, so each literal marks its clauses once per event. */
   private readonly seen: Uint32Array;
+  readonly memo: ScanMemo;
 
   constructor(
     readonly field: string | null,
@@ -158,6 +160,7 @@ class FieldGate implements LiteralSink {
     private readonly openings: Openings,
   ) {
     this.seen = new Uint32Array(clauses.length);
+    this.memo = memoOf(scanner);
   }
 
   hit(literal: number): void {
@@ -248,8 +251,7 @@ export class Plan<E extends Anchored> {
     for (let i = 0; i < this.gates.length; i++) {
       const gate = this.gates[i]!;
       const texts = ctx.texts(gate.field!);
-      if (texts !== undefined)
-        for (let k = 0; k < texts.length; k++) gate.scanner.scan(texts[k]!, gate, true);
+      if (texts !== undefined) for (let k = 0; k < texts.length; k++) gate.memo.scan(texts[k]!, gate);
     }
     const keywords = this.keywords;
     // One scan over every value, joined by a character no literal holds (it leads back to the
