@@ -105,6 +105,7 @@ export function buildCachedRules(input: CachedRulesInput): BuiltRules {
             all,
             loaded,
             clean,
+            ruleSet.allAnchors(),
           );
           return portable;
         },

@@ -273,6 +273,16 @@ export class RuleSet {
     return out;
   }
 
+  /**
+   * Every variant's anchors, by `anchorKey`, computed where not yet taken: what another thread's
+   * rule set of the same rules is given (`knownAnchors`) instead of computing its own.
+   */
+  allAnchors(): Map<string, Anchors | null> {
+    const out = new Map<string, Anchors | null>();
+    for (const e of this.entries) if (e.key !== null) out.set(e.key, e.anchors ?? null);
+    return out;
+  }
+
   /** The literal scanners its plans use, by key, for a cache to give a later run (`knownScanners`). */
   takenScanners(): Map<string, ScannerData> {
     return this.scanners.taken();
