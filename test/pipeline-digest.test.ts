@@ -61,7 +61,7 @@ test('a job whose workers send digests reports the insights of the same job deco
 
 test('the workers send each event as its digest and row, and whole only when it matched a rule', async () => {
   const story = intrusionStory()[0]!.bytes;
-  const staged = pipelineStage(compiled(), { messages: true }, true);
+  const staged = pipelineStage(compiled(), { messages: true }, { digest: true });
   assert.deepEqual(staged?.stage.digest, true);
   const pool = pipelinePool(1);
   jobPools.push(pool);
@@ -98,9 +98,36 @@ test('the workers send each event as its digest and row, and whole only when it 
   assert.ok(whole > 0 && whole < expected.length, `${whole} of ${expected.length} events sent whole`);
 });
 
+test('a stage for correlations sends whole only the events of rules a correlation references', async () => {
+  const story = intrusionStory()[0]!.bytes;
+  const rules = compiled();
+  const staged = pipelineStage(rules, { messages: true }, { digest: true, correlatedEventsOnly: true })!;
+  const failed = rules.loaded.rules.findIndex((r) => r.title === 'Failed logon');
+  assert.deepEqual(staged.stage.eventRules, [failed]);
+  const pool = pipelinePool(1);
+  jobPools.push(pool);
+  const sent: number[] = [];
+  const without: string[] = [];
+  for await (const chunk of parseEvtxStaged(story, { pool }, staged.stage).chunks()) {
+    const c = chunk as StagedChunk;
+    assert.ok(c.matchedAt !== undefined && c.matchedEvents !== undefined && c.sigma !== undefined);
+    assert.equal(c.matchedAt.length, c.matchedEvents.length);
+    c.matchedAt.forEach((i, k) => {
+      assert.ok(c.sigma![i]!.includes(failed));
+      sent.push(c.matchedEvents![k]!.eventId);
+    });
+    c.sigma.forEach((hit, i) => {
+      if (hit !== null && !c.matchedAt!.includes(i))
+        without.push(...hit.map((r) => rules.loaded.rules[r]!.title));
+    });
+  }
+  assert.ok(sent.length > 0 && sent.every((id) => id === 4625), `${sent}`);
+  assert.ok(without.includes('Service installed'), 'the service installs matched and stayed in the worker');
+});
+
 test('a digested span comes back with its input buffer for the next span, and its rows in buffers of their own', async () => {
   const story = intrusionStory()[0]!.bytes;
-  const staged = pipelineStage(compiled(), { messages: true }, true)!;
+  const staged = pipelineStage(compiled(), { messages: true }, { digest: true })!;
   const pool = pipelinePool(1);
   jobPools.push(pool);
   const span = 2 * 65536;
@@ -133,10 +160,10 @@ test('a digested span comes back with its input buffer for the next span, and it
 
 test('a digesting stage sends spans of DIGEST_SPAN_CHUNKS chunks, and they come back as shorter spans do', async () => {
   assert.ok(DIGEST_SPAN_CHUNKS > 2);
-  const staged = pipelineStage(compiled(), { messages: true }, true)!;
+  const staged = pipelineStage(compiled(), { messages: true }, { digest: true })!;
   assert.equal(staged.spanChunks, DIGEST_SPAN_CHUNKS);
   // Stages whose results are the records keep the records' span (parse-evtx.ts).
-  assert.equal(pipelineStage(compiled(), { messages: true }, false)!.spanChunks, undefined);
+  assert.equal(pipelineStage(compiled(), { messages: true }, { digest: false })!.spanChunks, undefined);
   const file = noisyStory()[0]!.bytes;
   const chunksInFile = Math.ceil((file.length - 4096) / 65536);
   assert.ok(chunksInFile > 2, `${chunksInFile} chunks`);

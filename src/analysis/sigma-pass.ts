@@ -13,6 +13,7 @@ import {
   type RuleDiagnostic,
   type SigmaRule,
   SigmaSession,
+  sigmaEventFromEvtx,
 } from '../sigma/index.js';
 import type { Analyzer } from './analyzer.js';
 import type { EventDigest } from './digest.js';
@@ -47,7 +48,7 @@ export interface SigmaPass {
   add(e: EvtxEvent, file: string, matched?: readonly SigmaRule[]): EventAdded;
   /**
    * An event's digest (digest.ts), with every rule a decode worker matched for it; `event`, the
-   * event itself, is needed when it matched any (a correlation reads its fields).
+   * event itself, is needed when it matched a rule a correlation references (it reads its fields).
    */
   addDigest(d: EventDigest, file: string, matched: readonly SigmaRule[], event?: EvtxEvent): EventAdded;
   /** Runs the correlations. */
@@ -85,8 +86,12 @@ export function createSigmaPass(options: SigmaPassOptions): SigmaPass {
     addDigest(d, file, matched, event) {
       if (!analyzer.addDigest(d, { file })) return { fresh: false, rules: NONE };
       if (session === undefined || matched.length === 0) return { fresh: true, rules: NONE };
-      if (event === undefined) throw new TaeError('INTERNAL', 'a matched event came without its fields');
-      return report(d, session.evtxRules(event, at(d), matched));
+      // A worker sends on the matched events a correlation reads (`correlatedEventsOnly`).
+      const fields = () => {
+        if (event === undefined) throw new TaeError('INTERNAL', 'a matched event came without its fields');
+        return sigmaEventFromEvtx(event);
+      };
+      return report(d, session.matched(matched, fields, at(d)));
     },
     finish() {
       if (session === undefined) return { hits: [], diagnostics: [] };

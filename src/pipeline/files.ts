@@ -94,6 +94,12 @@ export interface DecodeFilesOptions {
    * or not matched in a worker, still all come to `event`.
    */
   readonly onlyMatched?: boolean;
+  /**
+   * With `digest`: the workers send on only the matched events whose rules a correlation
+   * references (the visitor's `digest` then gets no event for the others): for a visitor that
+   * reads a matched event only for correlations (the parse job).
+   */
+  readonly correlatedEventsOnly?: boolean;
 }
 
 export interface DecodeFilesResult {
@@ -148,7 +154,14 @@ export async function decodeFiles(
           ...(options.signal ? { signal: options.signal } : {}),
           ...(pool ? { pool } : {}),
         };
-        if (pooled) staged ??= pipelineStage(options.sigma, options.rows, digesting, options.onlyMatched);
+        if (pooled)
+          staged ??= pipelineStage(options.sigma, options.rows, {
+            digest: digesting,
+            ...(options.onlyMatched === undefined ? {} : { onlyMatched: options.onlyMatched }),
+            ...(options.correlatedEventsOnly === undefined
+              ? {}
+              : { correlatedEventsOnly: options.correlatedEventsOnly }),
+          });
         const stage = pooled ? staged : undefined;
         const parse = parseEvtxStaged(source, parseOptions, stage?.stage, stage?.spanChunks);
         const file: FileInProgress = { name, index, size: opened.size, parse };

@@ -27,6 +27,11 @@ export interface PipelineStage {
    * that counts the others and reads only the matched (`tae sigma`) need not receive them all.
    */
   readonly onlyMatched?: true;
+  /**
+   * With `digest`: send a matched event on only when one of these rules (positions) matched it,
+   * the rules a correlation reads fields of; without, every matched event.
+   */
+  readonly eventRules?: readonly number[];
 }
 
 export interface RowsStage {
@@ -49,6 +54,8 @@ export interface StagedChunk extends DecodedChunk {
   readonly matchedEvents?: readonly EvtxEvent[];
   /** With `onlyMatched`: the chunk's records that have an event, matched or not. */
   readonly events?: number;
+  /** With `eventRules`: the record positions of `matchedEvents` (the others matched came without). */
+  readonly matchedAt?: Int32Array;
 }
 
 const workerUrl = new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
@@ -127,9 +134,7 @@ export const DIGEST_SPAN_CHUNKS = 8;
 export function pipelineStage(
   sigma: CompiledSigma | undefined,
   rows: RowsStage | undefined,
-  digest = false,
-  /** Only matched events come back (StagedChunk's `events` counts the others), when matched there. */
-  onlyMatched = false,
+  want: StageWants = {},
 ):
   | {
       readonly stage: PipelineStage;
@@ -140,8 +145,10 @@ export function pipelineStage(
   | undefined {
   const portable = sigma?.portable;
   const matching = portable !== undefined && portableFits(portable, sigma!.loaded.rules);
-  const digesting = digest && (sigma === undefined || matching);
-  const matchedOnly = onlyMatched && matching && rows === undefined && !digesting;
+  const digesting = want.digest === true && (sigma === undefined || matching);
+  const matchedOnly = want.onlyMatched === true && matching && rows === undefined && !digesting;
+  const eventRules =
+    digesting && matching && want.correlatedEventsOnly === true ? correlatedRules(sigma!.loaded) : undefined;
   if (!matching && rows === undefined && !digesting) return undefined;
   return {
     stage: {
@@ -149,11 +156,31 @@ export function pipelineStage(
       ...(rows === undefined ? {} : { rows }),
       ...(digesting ? { digest: true as const } : {}),
       ...(matchedOnly ? { onlyMatched: true as const } : {}),
+      ...(eventRules === undefined ? {} : { eventRules }),
     },
     rules: matching ? sigma!.loaded.rules : undefined,
     // Small results, as a digesting stage's: the same larger tasks.
     spanChunks: digesting || matchedOnly ? DIGEST_SPAN_CHUNKS : undefined,
   };
+}
+
+export interface StageWants {
+  /** Digests (see PipelineStage). */
+  readonly digest?: boolean;
+  /** Only matched events come back (StagedChunk's `events` counts the others), when matched there. */
+  readonly onlyMatched?: boolean;
+  /** With `digest`: only the matched events a correlation reads come back (`eventRules`). */
+  readonly correlatedEventsOnly?: boolean;
+}
+
+/** Positions of the rules a correlation references: what it reads of their matched events. */
+function correlatedRules(loaded: CompiledSigma['loaded']): number[] {
+  const refs = new Set(loaded.correlations.flatMap((c) => c.rules));
+  const out: number[] = [];
+  loaded.rules.forEach((r, i) => {
+    if ((r.id !== undefined && refs.has(r.id)) || (r.name !== undefined && refs.has(r.name))) out.push(i);
+  });
+  return out;
 }
 
 /** What `forEachEvent` hands on: each event, or each event's digest when a worker made one. */
@@ -200,6 +227,7 @@ export async function forEachEvent(
     const digests = staged.digests;
     const records = chunk.records;
     const matchedEvents = staged.matchedEvents;
+    const eventAt = staged.matchedAt;
     let matchedAt = 0;
     let rowAt = 0;
     const count = digests === undefined ? records.length : digestCount(digests);
@@ -208,7 +236,7 @@ export async function forEachEvent(
       const e =
         digests === undefined
           ? records[i]!.event
-          : digest != null && staged.sigma?.[i] != null
+          : digest != null && staged.sigma?.[i] != null && (eventAt === undefined || eventAt[matchedAt] === i)
             ? matchedEvents![matchedAt++]
             : undefined;
       if (e === undefined && (digest === undefined || digest === null)) continue;

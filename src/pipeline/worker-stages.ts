@@ -85,11 +85,12 @@ function digesterOf(): Digester | null {
  * The chunk with each event's digest instead of its records: only the events that matched a
  * rule go on (a correlation reads their fields). Unchanged when a digest cannot be made.
  */
-function digestChunk(chunk: StagedChunk): StagedChunk {
+function digestChunk(chunk: StagedChunk, eventRules: Uint8Array | undefined): StagedChunk {
   const d = digesterOf();
   if (d === null) return chunk;
   const digests: (EventDigest | null)[] = [];
   const matchedEvents: EvtxEvent[] = [];
+  const matchedAt: number[] = [];
   try {
     for (let i = 0; i < chunk.records.length; i++) {
       const e = chunk.records[i]!.event;
@@ -98,13 +99,32 @@ function digestChunk(chunk: StagedChunk): StagedChunk {
         continue;
       }
       digests.push(d.digest(e));
-      if (chunk.sigma?.[i] != null) matchedEvents.push(e);
+      const hit = chunk.sigma?.[i];
+      if (hit == null) continue;
+      if (eventRules !== undefined && !hit.some((r) => eventRules[r] === 1)) continue;
+      matchedEvents.push(e);
+      matchedAt.push(i);
     }
   } catch {
     return chunk;
   }
   // A placeholder per record cost about 2 µs an event to copy across (0.6 sent, 1.3 received).
-  return { ...chunk, records: [], digests: digestColumns(digests), matchedEvents };
+  return {
+    ...chunk,
+    records: [],
+    digests: digestColumns(digests),
+    matchedEvents,
+    ...(eventRules === undefined ? {} : { matchedAt: Int32Array.from(matchedAt) }),
+  };
+}
+
+/** The rules whose matched events go on, as flags by position (PipelineStage `eventRules`). */
+function eventRulesOf(stage: PipelineStage): Uint8Array | undefined {
+  const positions = stage.eventRules;
+  if (positions === undefined) return undefined;
+  const flags = new Uint8Array(positions.length === 0 ? 0 : Math.max(...positions) + 1);
+  for (const p of positions) flags[p] = 1;
+  return flags;
 }
 
 /** The chunk with only its matched events (`onlyMatched`): the others are only counted. */
@@ -143,6 +163,7 @@ export default function pipelineWorker(task: SpanTask): SpanResult {
   const loaded = stage.sigma === undefined ? null : rulesOf(stage);
   const rows = stage.rows;
   if (loaded === null && rows === undefined && stage.digest !== true) return decodeWorker(task);
+  const eventRules = eventRulesOf(stage);
   // Each chunk is staged as soon as it is decoded: with digests, only its records' digests and
   // matched events outlive it, so a span of many chunks holds one chunk's records at a time.
   const chunks = mapSpan(task, (c) => {
@@ -159,7 +180,7 @@ export default function pipelineWorker(task: SpanTask): SpanResult {
       stage.digest === true &&
       (rows === undefined || packed !== undefined) &&
       (stage.sigma === undefined || staged.sigma !== undefined);
-    if (digest) return digestChunk(staged);
+    if (digest) return digestChunk(staged, eventRules);
     return stage.onlyMatched === true && staged.sigma !== undefined ? matchedOf(staged) : staged;
   });
   // Copied back, with the input buffer for the next span. Moved (transferred), a result kept
