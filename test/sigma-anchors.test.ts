@@ -9,33 +9,35 @@ import { RE2JS } from 're2js';
 import { anchorKey, compileRuleSet, eventFromObject, loadRules, type SigmaRule } from '../src/sigma/index.js';
 import { regexLiterals } from '../src/sigma/ruleset/regex-literals.js';
 
+const atLeast3 = (literal: string) => literal.length >= 3;
+
 describe('literals a regular expression needs', () => {
   test('a concatenation needs its runs, an alternation one literal of each branch, a + group its content', () => {
-    assert.deepEqual(regexLiterals('foo(bar|baz)+x', 3), [['foo'], ['bar', 'baz']]);
-    assert.deepEqual(regexLiterals(String.raw`\\Windows\\Temp\\[a-z]+\.exe`, 3), [
+    assert.deepEqual(regexLiterals('foo(bar|baz)+x', atLeast3), [['foo'], ['bar', 'baz']]);
+    assert.deepEqual(regexLiterals(String.raw`\\Windows\\Temp\\[a-z]+\.exe`, atLeast3), [
       ['\\windows\\temp\\'],
       ['.exe'],
     ]);
-    assert.deepEqual(regexLiterals('(?i)Invoke-(Expression|Command)', 3), [
+    assert.deepEqual(regexLiterals('(?i)Invoke-(Expression|Command)', atLeast3), [
       ['invoke-'],
       ['expression', 'command'],
     ]);
-    assert.deepEqual(regexLiterals('abcd|wxyz', 3), [['abcd', 'wxyz']]);
-    assert.deepEqual(regexLiterals('(?P<name>sekurlsa)::', 3), [['sekurlsa']]);
-    assert.deepEqual(regexLiterals('ab{2,}cdef', 3), [['cdef']]);
+    assert.deepEqual(regexLiterals('abcd|wxyz', atLeast3), [['abcd', 'wxyz']]);
+    assert.deepEqual(regexLiterals('(?P<name>sekurlsa)::', atLeast3), [['sekurlsa']]);
+    assert.deepEqual(regexLiterals('ab{2,}cdef', atLeast3), [['cdef']]);
   });
 
   test('optional parts, classes and short runs need nothing; unknown syntax gives up', () => {
-    assert.deepEqual(regexLiterals('abcd?ef', 3), [['abc']]);
-    assert.equal(regexLiterals('(abcdef)?', 3), undefined);
-    assert.equal(regexLiterals('abcdef|', 3), undefined, 'an empty branch needs nothing');
-    assert.equal(regexLiterals(String.raw`[a-z]{3}\d+`, 3), undefined);
-    assert.equal(regexLiterals(String.raw`\Qabc.def\E`, 3), undefined);
-    assert.equal(regexLiterals('[[:alpha:]]abcdef', 3), undefined, 'a nested class is not misread');
-    assert.equal(regexLiterals('(?=abc)def', 3), undefined);
-    assert.equal(regexLiterals(String.raw`abc\1`, 3), undefined);
-    assert.equal(regexLiterals('abc)def', 3), undefined, 'an unbalanced group gives up');
-    assert.equal(regexLiterals('ab', 3), undefined);
+    assert.deepEqual(regexLiterals('abcd?ef', atLeast3), [['abc']]);
+    assert.equal(regexLiterals('(abcdef)?', atLeast3), undefined);
+    assert.equal(regexLiterals('abcdef|', atLeast3), undefined, 'an empty branch needs nothing');
+    assert.equal(regexLiterals(String.raw`[a-z]{3}\d+`, atLeast3), undefined);
+    assert.equal(regexLiterals(String.raw`\Qabc.def\E`, atLeast3), undefined);
+    assert.equal(regexLiterals('[[:alpha:]]abcdef', atLeast3), undefined, 'a nested class is not misread');
+    assert.equal(regexLiterals('(?=abc)def', atLeast3), undefined);
+    assert.equal(regexLiterals(String.raw`abc\1`, atLeast3), undefined);
+    assert.equal(regexLiterals('abc)def', atLeast3), undefined, 'an unbalanced group gives up');
+    assert.equal(regexLiterals('ab', atLeast3), undefined);
   });
 
   test('on random texts, every text RE2 matches holds each clause (folded), case-insensitive orbits too', () => {
@@ -74,7 +76,7 @@ describe('literals a regular expression needs', () => {
     };
     let checked = 0;
     for (const p of patterns) {
-      const clauses = regexLiterals(p.replace(/^\(\?i\)/, ''), 3)!;
+      const clauses = regexLiterals(p.replace(/^\(\?i\)/, ''), atLeast3)!;
       assert.ok(clauses !== undefined, p);
       const re = RE2JS.compile(p);
       for (let i = 0; i < 3000; i++) {
@@ -154,4 +156,40 @@ test('anchors a cache gives back in another shape (an older flat list) are compu
     assert.equal(rs.match(event({ CommandLine: 'x mimikatz y' })).length, 1, JSON.stringify(stale));
     assert.deepEqual(rs.takenAnchors().get(key), [[{ field: 'CommandLine', literal: 'mimikatz' }]]);
   }
+});
+
+test('short literals of rare symbols anchor (command-line obfuscation), short common ones do not', () => {
+  const rules = loadRules(
+    [
+      ['carets', "CommandLine|contains: ['^^', ' c^md']"],
+      ['backtick', "CommandLine|re: '\\w+`\\w+'"],
+      ['switch', "CommandLine|contains: ['/c', '-e']"],
+    ]
+      .map(
+        ([title, item]) =>
+          `title: ${title}\nlogsource: {product: windows, category: process_creation}\ndetection:\n  s:\n    ${item}\n  condition: s\n`,
+      )
+      .join('---\n'),
+    'short.yml',
+  ).rules;
+  const rs = compileRuleSet({ rules, options: { timingSample: 0 } });
+  const literals = (title: string) =>
+    rs.variants
+      .filter((v) => v.rule.title === title)
+      .map(
+        (v) =>
+          rs
+            .allAnchors()
+            .get(anchorKey(v))
+            ?.map((c) => c.map((x) => x.literal)) ?? null,
+      );
+  assert.deepEqual(literals('carets')[0], [['^^', ' c^md']]);
+  assert.deepEqual(literals('backtick')[0], [['`']]);
+  assert.equal(literals('switch')[0], null);
+  const texts = ['cmd /c whoami', 'c^^m^^d /c echo', 'IN`V`o`Ke', 'powershell -e AAA'];
+  const channel = 'Microsoft-Windows-Sysmon/Operational';
+  const verdicts = texts.map((t) =>
+    rs.match(eventFromObject({ EventID: 1, Channel: channel, CommandLine: t })).map((m) => m.rule.title),
+  );
+  assert.deepEqual(verdicts, [['switch'], ['carets', 'switch'], ['backtick'], ['switch']]);
 });

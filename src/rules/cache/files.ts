@@ -9,9 +9,10 @@ import { deserialize, serialize } from 'node:v8';
 
 /**
  * Bump when the cached shape or the parser's output changes, or the shape of what a rule set
- * learns (its Anchors and ScannerData, which learnt.ts keeps as the rule set gives them).
+ * learns (its Anchors and ScannerData, which learnt.ts keeps as the rule set gives them), or
+ * how anchors are read off (kept anchors stay correct, but a variant newly anchored would not be).
  */
-export const RULE_CACHE_FORMAT = 4;
+export const RULE_CACHE_FORMAT = 5;
 /** The directory's bound; the SigmaHQ rules take about 3 MB, and 16 MB more for what a run learnt. */
 export const MAX_CACHE_BYTES = 256 << 20;
 export const MAX_ENTRY_BYTES = 256 << 20;

@@ -31,10 +31,25 @@ export type AnchorClause = readonly Anchor[];
 export type Anchors = readonly AnchorClause[];
 
 /**
- * Short literals occur in nearly every event and would only cost scanning time. A non-ASCII
- * code unit counts triple: one symbol or emoji is as selective as a short word.
+ * Short literals occur in nearly every event and would only cost scanning time. Symbols that
+ * ordinary text and paths rarely hold count double, the rarest triple (`^^` and `` ` `` mark
+ * command-line obfuscation), and so does a non-ASCII code unit: one symbol or emoji is as
+ * selective as a short word. Weights change only how often a variant is evaluated, never a match.
  */
 const MIN_WEIGHT = 3;
+const RARE = new Uint8Array(128);
+for (const c of '|{}[]<>%!#*@$&?+=;') RARE[c.charCodeAt(0)] = 2;
+for (const c of '^`~') RARE[c.charCodeAt(0)] = 3;
+const weight = (s: string): number => {
+  let w = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    w += c < 0x80 ? RARE[c] || 1 : 3;
+  }
+  return w;
+};
+const selective = (literal: string): boolean => weight(literal) >= MIN_WEIGHT;
+const isAscii = (s: string): boolean => /^[\x00-\x7f]*$/.test(s);
 /**
  * Any part of a literal occurs wherever the literal does, and twelve characters are already
  * rare: capping keeps the scanners small (SigmaHQ's driver rules list thousands of hashes).
@@ -47,12 +62,6 @@ const MAX_LITERAL = 12;
  * costs a check on every event and rarely closes anything the others left open.
  */
 const MAX_CLAUSES = 4;
-const weight = (s: string): number => {
-  let w = 0;
-  for (let i = 0; i < s.length; i++) w += s.charCodeAt(i) < 0x80 ? 1 : 3;
-  return w;
-};
-const isAscii = (s: string): boolean => weight(s) === s.length;
 
 /** Kept per clause: an OR over many selections ranks the same long clauses at every step. */
 const strengths = new WeakMap<AnchorClause, number>();
@@ -129,7 +138,7 @@ function stringLiterals(v: SigmaType): string[] | undefined {
       for (const p of v.parts)
         if (typeof p === 'string' && p.length > longest.length && (!v.cased || isAscii(p))) longest = p;
       const lower = longest.toLowerCase().slice(-MAX_LITERAL);
-      return weight(lower) >= MIN_WEIGHT ? [lower] : undefined;
+      return selective(lower) ? [lower] : undefined;
     }
     case 'expansion': {
       const all = v.values.map(stringLiterals);
@@ -142,7 +151,7 @@ function stringLiterals(v: SigmaType): string[] | undefined {
 
 function valueAnchors(v: SigmaType, field: string | null): Anchors | undefined {
   if (v.kind === 'regex') {
-    const cnf = regexLiterals(v.pattern, MIN_WEIGHT);
+    const cnf = regexLiterals(v.pattern, selective);
     return cnf?.map((clause) => clause.map((literal) => ({ field, literal: literal.slice(-MAX_LITERAL) })));
   }
   const literals = stringLiterals(v);

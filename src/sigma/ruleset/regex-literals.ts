@@ -26,7 +26,7 @@ class Reader {
   pos = 0;
   constructor(
     readonly src: string,
-    readonly minLength: number,
+    readonly selective: (literal: string) => boolean,
   ) {}
 
   /** An alternation up to `)` or the end. */
@@ -49,7 +49,7 @@ class Reader {
     const clauses: (readonly string[])[] = [];
     let run = '';
     const flush = () => {
-      if (run.length >= this.minLength) clauses.push([run]);
+      if (this.selective(run)) clauses.push([run]);
       run = '';
     };
     const src = this.src;
@@ -194,11 +194,14 @@ export function orClauses(branches: readonly LiteralCnf[]): LiteralCnf {
 }
 
 /**
- * The literal clauses every match of `pattern` satisfies (each literal at least `minLength`
- * characters), or undefined when none can be read off safely.
+ * The literal clauses every match of `pattern` satisfies (each literal one `selective` keeps),
+ * or undefined when none can be read off safely.
  */
-export function regexLiterals(pattern: string, minLength: number): LiteralCnf | undefined {
-  const r = new Reader(pattern, minLength);
+export function regexLiterals(
+  pattern: string,
+  selective: (literal: string) => boolean,
+): LiteralCnf | undefined {
+  const r = new Reader(pattern, selective);
   const cnf = r.alternation();
   if (cnf === GIVE_UP || r.pos !== pattern.length || cnf.length === 0) return undefined;
   return cnf;
