@@ -7,12 +7,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { writeEvtx } from '../fixtures/evtx-writer/index.js';
 import { exampleEvents } from '../fixtures/example-events.js';
 import { resultsDocument } from '../src/cli/analyze-output.js';
 import { analyzeFiles } from '../src/cli/analyze-run.js';
-import { Detections, EVIDENCE_PER_RULE, matchRecords } from '../src/cli/detections.js';
+import { Detections, EVIDENCE_PER_RULE, MatchStream, matchRecords } from '../src/cli/detections.js';
+import { Output, writeRecords } from '../src/cli/output.js';
 import { loadSigmaRules } from '../src/cli/sigma-rules.js';
 import { runSigmaOver } from '../src/cli/sigma-run.js';
 import { type EvidenceField, eventFromObject, loadRules } from '../src/sigma/index.js';
@@ -98,3 +100,38 @@ test('a run that keeps no matches (the tae sigma table) still counts each one an
     all.detections.rules().map((h) => h.sample[0]!.evidence),
   );
 });
+
+test('a match stream writes, batch by batch, what the kept matches print, in every listing format', async () => {
+  const event = eventFromObject({ CommandLine: 'run noisy rare', Image: 'C:\\x.exe' });
+  const add = (d: Detections) => {
+    for (let i = 0; i < 2_500; i++)
+      d.add(i % 3 === 0 ? rare! : noisy!, { recordId: i + 1, timestamp: i * 1000 }, event);
+  };
+  for (const format of ['json', 'jsonl', 'csv', 'timesketch'] as const) {
+    const kept = new Detections(1_000_000, 0);
+    add(kept);
+    const expected = collected();
+    await writeRecords(matchRecords(kept), format, new Output(expected.sink));
+    const streamed = collected();
+    const stream = new MatchStream(format, new Output(streamed.sink));
+    const live = new Detections(1, 0, stream.add);
+    add(live);
+    assert.equal(live.kept.length, 0, 'the stream holds the matches, not the detections');
+    assert.equal(await stream.end(), 2_500);
+    assert.equal(streamed.text(), expected.text(), format);
+  }
+  const empty = collected();
+  await new MatchStream('json', new Output(empty.sink)).end();
+  assert.equal(empty.text(), '[]\n');
+});
+
+function collected(): { sink: Writable; text: () => string } {
+  const parts: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      parts.push(String(chunk));
+      done();
+    },
+  });
+  return { sink, text: () => parts.join('') };
+}

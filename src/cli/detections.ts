@@ -15,6 +15,8 @@ import {
   type SigmaRule,
   sigmaEventFromEvtx,
 } from '../sigma/index.js';
+import type { Format } from './formats.js';
+import { type Output, RecordStream } from './output.js';
 import { column, isoTime, type RecordSet, type Row } from './records.js';
 
 export interface MatchPlace {
@@ -62,9 +64,14 @@ export class Detections {
   private evidenceChars = 0;
   private readonly byRule = new Map<Detection['rule'], RuleHits>();
 
+  /**
+   * @param onKept where kept matches go instead of `kept` (a stream that writes them): then
+   * every match is kept, as memory holds none of them
+   */
   constructor(
     private readonly maxKept = 100_000,
     private readonly maxSample: number = 200,
+    private readonly onKept?: (d: Detection) => void,
   ) {}
 
   /** `event` (when given) is read for the evidence of a kept match and not held. */
@@ -85,12 +92,15 @@ export class Detections {
     hits.count++;
     if (place.timestamp < hits.first) hits.first = place.timestamp;
     if (place.timestamp > hits.last) hits.last = place.timestamp;
-    const keep = this.kept.length < this.maxKept;
+    const keep = this.onKept !== undefined || this.kept.length < this.maxKept;
     const sample = hits.sample.length < this.maxSample;
     if (!keep && !sample) return;
     const evidence = this.evidenceOf(rule, hits, event);
     const detection: Detection = evidence === undefined ? { rule, ...place } : { rule, ...place, evidence };
-    if (keep) this.kept.push(detection);
+    if (keep) {
+      if (this.onKept !== undefined) this.onKept(detection);
+      else this.kept.push(detection);
+    }
     if (sample) hits.sample.push(detection);
   }
 
@@ -158,31 +168,77 @@ const MATCH_COLUMNS = [
   column('details', 'Details'),
 ];
 
+const matchRow = (m: Detection): Row => ({
+  time: isoTime(m.timestamp),
+  level: m.rule.level ?? null,
+  rule_title: m.rule.title,
+  rule_id: m.rule.id ?? null,
+  record_id: m.recordId === 0 ? null : m.recordId,
+  event_id: m.eventId ?? null,
+  computer: m.computer ?? null,
+  channel: m.channel ?? null,
+  file: m.file ?? null,
+  details: m.evidence === undefined ? null : evidenceLine(m.evidence),
+});
+
+/** The match listing without its rows: columns, the empty text, the timeline's entries. */
+export const MATCH_SET: Omit<RecordSet, 'rows'> = {
+  columns: MATCH_COLUMNS,
+  empty: 'No Sigma rule matched.',
+  timeline: (r) =>
+    typeof r.time === 'string'
+      ? {
+          time: Date.parse(r.time),
+          message: `Sigma ${r.level ?? 'match'}: ${r.rule_title}${r.computer ? ` on ${r.computer}` : ''}${r.record_id !== null ? ` (record ${r.record_id})` : ''}`,
+          description: 'Event Recorded',
+        }
+      : undefined,
+};
+
 /** One row per kept match, in the order they were found. */
 export function matchRecords(d: Detections): RecordSet {
-  const rows: Row[] = d.kept.map((m) => ({
-    time: isoTime(m.timestamp),
-    level: m.rule.level ?? null,
-    rule_title: m.rule.title,
-    rule_id: m.rule.id ?? null,
-    record_id: m.recordId === 0 ? null : m.recordId,
-    event_id: m.eventId ?? null,
-    computer: m.computer ?? null,
-    channel: m.channel ?? null,
-    file: m.file ?? null,
-    details: m.evidence === undefined ? null : evidenceLine(m.evidence),
-  }));
-  return {
-    columns: MATCH_COLUMNS,
-    rows,
-    empty: 'No Sigma rule matched.',
-    timeline: (r) =>
-      typeof r.time === 'string'
-        ? {
-            time: Date.parse(r.time),
-            message: `Sigma ${r.level ?? 'match'}: ${r.rule_title}${r.computer ? ` on ${r.computer}` : ''}${r.record_id !== null ? ` (record ${r.record_id})` : ''}`,
-            description: 'Event Recorded',
-          }
-        : undefined,
+  return { ...MATCH_SET, rows: d.kept.map(matchRow) };
+}
+
+/** Rows per write of a match stream. */
+const STREAM_BATCH = 1024;
+
+/**
+ * Matches written as they are found (`tae sigma --jsonl` and the other listings), in batches:
+ * a run over a huge log lists every match and holds none. `pending` is what the run awaits
+ * before reading on, so the output paces the decoding.
+ */
+export class MatchStream {
+  private batch: Row[] = [];
+  private writing: Promise<void> = Promise.resolve();
+  private handed = false;
+  private readonly records: RecordStream;
+
+  constructor(format: Format, out?: Output) {
+    this.records = new RecordStream(MATCH_SET, format, out);
+  }
+
+  readonly add = (d: Detection): void => {
+    this.batch.push(matchRow(d));
+    if (this.batch.length < STREAM_BATCH) return;
+    const batch = this.batch;
+    this.batch = [];
+    this.writing = this.writing.then(() => this.records.write(batch));
+    this.handed = true;
   };
+
+  /** The writes in flight, when a batch was handed on since the last call. */
+  readonly pending = (): Promise<void> | undefined => {
+    if (!this.handed) return undefined;
+    this.handed = false;
+    return this.writing;
+  };
+
+  async end(): Promise<number> {
+    const batch = this.batch;
+    this.batch = [];
+    await this.writing;
+    await this.records.write(batch);
+    return this.records.end();
+  }
 }

@@ -57,35 +57,57 @@ const HEADER_PIECES: Readonly<Record<Format, number>> = {
 };
 
 /**
- * Prints rows that arrive in batches (`tae search --all`), each batch written before the next
- * is read, so memory holds one batch whatever the total. The output is that of one record set
- * holding every row, except the human table, whose column widths are each batch's.
+ * Rows written as they arrive, batch by batch, so memory holds one batch whatever the total.
+ * The output is that of one record set holding every row, except the human table, whose column
+ * widths are each batch's.
  */
+export class RecordStream {
+  private rows = 0;
+
+  constructor(
+    private readonly set: Omit<RecordSet, 'rows'>,
+    private readonly format: Format,
+    private readonly out: Output = new Output(),
+  ) {}
+
+  async write(batch: readonly Row[]): Promise<void> {
+    if (batch.length === 0) return;
+    const { set, format, out } = this;
+    if (format === 'json') {
+      for (const r of batch)
+        await out.write(
+          `${this.rows++ === 0 ? '[\n' : ',\n'}  ${displayJson(JSON.stringify(orderedRow(set.columns, r)))}`,
+        );
+      return;
+    }
+    let piece = 0;
+    for (const p of FORMATTERS[format]({ ...set, rows: batch }))
+      if (this.rows === 0 || piece++ >= HEADER_PIECES[format]) await out.write(p);
+    this.rows += batch.length;
+  }
+
+  /** Closes the output (an empty set's output when no row came); returns the rows written. */
+  async end(): Promise<number> {
+    const { set, format, out } = this;
+    if (format === 'json') await out.write(this.rows === 0 ? '[]\n' : '\n]\n');
+    else if (this.rows === 0) for (const p of FORMATTERS[format]({ ...set, rows: [] })) await out.write(p);
+    await out.flush();
+    return this.rows;
+  }
+}
+
+/** Prints rows that arrive in batches (`tae search --all`), each written before the next is read. */
 export async function streamRecords(
   set: Omit<RecordSet, 'rows'>,
   batches: Iterable<readonly Row[]>,
   format: Format,
   out: Output = new Output(),
 ): Promise<number> {
-  let rows = 0;
+  const stream = new RecordStream(set, format, out);
   for (const batch of batches) {
     // Writes to a pipe or file are synchronous: let signals (Ctrl-C) be handled between batches.
     await new Promise((resolve) => setImmediate(resolve));
-    if (batch.length === 0) continue;
-    if (format === 'json') {
-      for (const r of batch)
-        await out.write(
-          `${rows++ === 0 ? '[\n' : ',\n'}  ${displayJson(JSON.stringify(orderedRow(set.columns, r)))}`,
-        );
-      continue;
-    }
-    let piece = 0;
-    for (const p of FORMATTERS[format]({ ...set, rows: batch }))
-      if (rows === 0 || piece++ >= HEADER_PIECES[format]) await out.write(p);
-    rows += batch.length;
+    await stream.write(batch);
   }
-  if (format === 'json') await out.write(rows === 0 ? '[]\n' : '\n]\n');
-  else if (rows === 0) for (const p of FORMATTERS[format]({ ...set, rows: [] })) await out.write(p);
-  await out.flush();
-  return rows;
+  return stream.end();
 }

@@ -8,7 +8,7 @@ import { evidenceLine, levelRank, type SigmaLevel } from '../sigma/index.js';
 import { collect, dataOption, failOnOption, plural, THREADS_HELP, threadsFlag } from './common.js';
 import { DecodeReport } from './decode-report.js';
 import type { Detections } from './detections.js';
-import { matchRecords } from './detections.js';
+import { MatchStream } from './detections.js';
 import { EXIT, type ExitCode, runExit } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
 import { expandInputs, inputsHelp } from './inputs.js';
@@ -99,6 +99,8 @@ async function runSigmaCommand(operands: string[], flags: SigmaFlags): Promise<E
   });
   const progress = new RunProgress({ command: 'sigma', files: inputs, quiet: flags.quiet === true });
   const position = new Map(inputs.map((f, i) => [f, i]));
+  // Listings are written as matches are found; the table (counts per rule) at the end.
+  const stream = format === 'table' ? undefined : new MatchStream(format);
   let result: Awaited<ReturnType<typeof runSigmaOver>>;
   try {
     result = await runSigmaOver({
@@ -109,7 +111,7 @@ async function runSigmaCommand(operands: string[], flags: SigmaFlags): Promise<E
       // The table shows each rule's count and first match: keeping the matches themselves held
       // the main thread's heap at hundreds of MiB on a large log (434,422 matches of the four
       // 238 MiB bench files) and its collector busy.
-      ...(format === 'table' ? { maxKept: 0, maxSample: 1 } : {}),
+      ...(stream === undefined ? { maxKept: 0, maxSample: 1 } : { stream, maxSample: 0 }),
       onProgress: (input, events) =>
         progress.update({ fileIndex: position.get(input) ?? 0, records: events }),
     });
@@ -125,13 +127,8 @@ async function runSigmaCommand(operands: string[], flags: SigmaFlags): Promise<E
   const decoded = new DecodeReport();
   decoded.add(result.diagnostics);
   if (result.failures.length === inputs.length) return EXIT.INPUT;
-  const set =
-    format === 'table' ? ruleRecords(result.detections, result.events) : matchRecords(result.detections);
-  await writeRecords(set, format);
-  if (result.detections.total > result.detections.kept.length && format !== 'table')
-    errLine(
-      `tae: warning: only the first ${result.detections.kept.length} of ${result.detections.total} matches are listed`,
-    );
+  if (stream === undefined) await writeRecords(ruleRecords(result.detections, result.events), format);
+  else await stream.end();
   return runExit({
     unreadable: unreadable + result.failures.length,
     recordsLost: decoded.recordsLost,

@@ -23,7 +23,7 @@ import {
   type SigmaRule,
   SigmaSession,
 } from '../sigma/index.js';
-import { Detections, type MatchPlace } from './detections.js';
+import { type Detection, Detections, type MatchPlace } from './detections.js';
 import { type EventWindow, inWindow } from './rule-filter.js';
 import type { SigmaRules } from './sigma-rules.js';
 
@@ -41,6 +41,14 @@ export interface SigmaRunOptions {
   readonly maxKept?: number;
   /** Matches kept per rule as its sample (default 200). */
   readonly maxSample?: number;
+  /**
+   * Where kept matches go as they are found (MatchStream), instead of the detections' `kept`:
+   * then all are kept; `pending`, when given, is awaited before the run reads on.
+   */
+  readonly stream?: {
+    readonly add: (d: Detection) => void;
+    readonly pending?: () => Promise<void> | undefined;
+  };
 }
 
 export interface SigmaRunResult {
@@ -72,7 +80,7 @@ const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined)
 export async function runSigmaOver(options: SigmaRunOptions): Promise<SigmaRunResult> {
   const { loaded, ruleSet } = options.rules;
   const session = new SigmaSession(loaded, ruleSet);
-  const detections = new Detections(options.maxKept ?? 1_000_000, options.maxSample);
+  const detections = new Detections(options.maxKept ?? 1_000_000, options.maxSample, options.stream?.add);
   const failures: { file: string; message: string }[] = [];
   const diagnostics: Diagnostic[] = [];
   let events = 0;
@@ -119,6 +127,7 @@ export async function runSigmaOver(options: SigmaRunOptions): Promise<SigmaRunRe
           };
           const reported = session.evtxRules(e, place, matched);
           for (const rule of reported) detections.add(rule, place, e);
+          return reported.length === 0 ? undefined : options.stream?.pending?.();
         },
         skipped: (count, { name }) => counted(name, count),
         fileDone: ({ parse }) => diagnostics.push(...parse.diagnostics),
