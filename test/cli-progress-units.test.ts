@@ -140,7 +140,7 @@ test('a run that finishes files out of order counts each; without records the ra
   }
 });
 
-test('a quiet run, a run not on a terminal, and a run under the threshold print nothing', () => {
+test('a quiet run, a run not on a terminal, and a run that ends before the line is due print nothing', () => {
   for (const [quiet, tty] of [
     [true, true],
     [false, false],
