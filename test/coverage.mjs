@@ -8,10 +8,9 @@ import { testConcurrency, testFiles } from './test-files.mjs';
 
 // Measured 2026-11-25 on a clean clone in CI (.ci/run, corpus present): 94.51 % lines, 89.88 %
 // branches, 85.00 % functions; earlier the same day, before the payload and triage code, 95.00 /
-// 89.86 / 84.88. Without the corpus a little less is run.
-// Lowered to 83 % functions on 2026-11-29: the merged rule cache and threads-by-default code measured
-// 83.50 % (much of it runs in CLI child processes, which are not counted); to be raised back with tests.
-const FLOOR = { lines: 93.5, branches: 88.5, functions: 83 };
+// 89.86 / 84.88. Without the corpus a little less is run. On 2026-11-29, with the in-process
+// tests of the rule cache, threads and CLI code: 95.47 / 90.00 / 84.89 (corpus present).
+const FLOOR = { lines: 93.5, branches: 88.5, functions: 84 };
 
 // `--floors-only` (CI, after `npm test` has already gated every test): a test that fails under
 // coverage is printed but only a floor missed fails the run, so timing-sensitive tests slowed by
