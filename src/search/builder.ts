@@ -126,6 +126,8 @@ export class EventIndexBuilder implements EventSink {
   private done = false;
   /** `finish` has made the index file (its caller makes it someone's, or aborts). */
   private built = false;
+  /** The build is being dropped: settles once its files are gone (`abort`). */
+  private aborting: Promise<void> | undefined;
   /** Rows made by decode workers carry the built-in messages or none: other describers make their own. */
   readonly rows: { readonly messages: boolean } | undefined;
 
@@ -249,7 +251,8 @@ export class EventIndexBuilder implements EventSink {
       return { path: this.target.path, events: this.staged };
     } catch (e) {
       await closeGateAsync(gate);
-      this.stager.abort();
+      // The writer thread has let the staging file go before it is removed (its space comes back).
+      await this.stager.abort();
       this.removeFiles();
       throw e;
     } finally {
@@ -260,19 +263,24 @@ export class EventIndexBuilder implements EventSink {
   /**
    * Drops everything built so far (the job was cancelled or failed), a finished index file
    * included: one that its caller could not make the job's (a `finish` under way is stopped by
-   * its signal, and removes its own files).
+   * its signal, and removes its own files). Resolves once the writer thread has ended and the
+   * files are removed: only then is their space free again (a removed file that a thread still
+   * holds open keeps its blocks), so a caller that writes next (a job's Failed status, on the
+   * disk the build filled) awaits it.
    */
-  abort(): void {
+  abort(): Promise<void> {
     if (this.built) {
       this.built = false;
       this.removeFiles();
     }
-    if (this.done) return;
+    if (this.aborting !== undefined) return this.aborting;
+    if (this.done) return Promise.resolve();
     this.done = true;
     this.batch = [];
     this.duplicates = [];
-    this.stager.abort();
-    this.removeFiles();
+    this.aborting = this.stager.abort().then(() => this.removeFiles());
+    this.aborting.catch(() => {}); // a build dropped by `flush` may have no one awaiting it
+    return this.aborting;
   }
 
   private tables(): IndexTables {
@@ -297,8 +305,9 @@ export class EventIndexBuilder implements EventSink {
       this.stager.write(rows, duplicates, this.open);
     } catch (e) {
       // A batch that cannot be staged ends the build: its writer thread and files go now, so a
-      // caller that does not call `abort` holds no thread and leaves no file behind.
-      this.abort();
+      // caller that does not call `abort` holds no thread and leaves no file behind (one that
+      // does waits there until they are gone).
+      void this.abort();
       throw e;
     }
     this.staged += rows.length;
