@@ -251,8 +251,7 @@ export class EventIndexBuilder implements EventSink {
       return { path: this.target.path, events: this.staged };
     } catch (e) {
       await closeGateAsync(gate);
-      // The writer thread has let the staging file go before it is removed (its space comes back).
-      await this.stager.abort();
+      await this.stager.abort(); // the writer thread lets the staging file go before it is removed
       this.removeFiles();
       throw e;
     } finally {
@@ -264,9 +263,8 @@ export class EventIndexBuilder implements EventSink {
    * Drops everything built so far (the job was cancelled or failed), a finished index file
    * included: one that its caller could not make the job's (a `finish` under way is stopped by
    * its signal, and removes its own files). Resolves once the writer thread has ended and the
-   * files are removed: only then is their space free again (a removed file that a thread still
-   * holds open keeps its blocks), so a caller that writes next (a job's Failed status, on the
-   * disk the build filled) awaits it.
+   * files are removed: a file removed while a thread holds it keeps its space (awaited before a
+   * job's outcome is written to the disk the build filled).
    */
   abort(): Promise<void> {
     if (this.built) {
@@ -305,8 +303,7 @@ export class EventIndexBuilder implements EventSink {
       this.stager.write(rows, duplicates, this.open);
     } catch (e) {
       // A batch that cannot be staged ends the build: its writer thread and files go now, so a
-      // caller that does not call `abort` holds no thread and leaves no file behind (one that
-      // does waits there until they are gone).
+      // caller that does not await `abort` holds no thread and leaves no file behind.
       void this.abort();
       throw e;
     }
