@@ -126,8 +126,7 @@ export class EventIndexBuilder implements EventSink {
   private done = false;
   /** `finish` has made the index file (its caller makes it someone's, or aborts). */
   private built = false;
-  /** The build is being dropped: settles once its files are gone (`abort`). */
-  private aborting: Promise<void> | undefined;
+  private aborting: Promise<void> | undefined; // settles once a dropped build's files are gone
   /** Rows made by decode workers carry the built-in messages or none: other describers make their own. */
   readonly rows: { readonly messages: boolean } | undefined;
 
