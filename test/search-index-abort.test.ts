@@ -31,8 +31,8 @@ for (const worker of [false, true])
       }
     assert.equal((await b.finish()).events, n);
     assert.deepEqual(files(name), [`${name}.sqlite`]);
-    b.abort();
+    await b.abort();
     assert.deepEqual(files(name), []);
-    b.abort(); // twice is harmless
+    await b.abort(); // twice is harmless
     assert.deepEqual(files(name), []);
   });

@@ -47,6 +47,7 @@ test('a batch that cannot reach the writer thread ends the build and removes its
   // A row of a chunk already handed over cannot be sent: the build stops instead of hanging.
   b.add(first[0]!, 'a.evtx', []);
   assert.throws(() => b.add(first[1]!, 'a.evtx', []), /detached/i);
+  await b.abort(); // the files go once the writer thread has let them go (their space with them)
   assert.equal(existsSync(`${path}.stage`), false);
   assert.deepEqual(
     readdirSync(dir).filter((f) => f.startsWith('moved')),

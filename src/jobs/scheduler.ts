@@ -54,6 +54,12 @@ export class Scheduler {
   private readonly running = new Map<string, Running>();
   /** Owner keys of private jobs that may run, by job id. */
   private readonly ownerKeys = new Map<string, Buffer>();
+  /**
+   * Jobs that ended while not even their disk-full outcome could be written (their row still
+   * says Processing), by id, with the owner key that seals it: written at the next poll of the
+   * job (`writeUnwritten`) or when another job ends.
+   */
+  private readonly unwritten = new Map<string, { readonly row: JobRow; readonly ownerKey: Buffer | null }>();
   private closed = false;
 
   constructor(private readonly o: SchedulerOptions) {}
@@ -122,6 +128,20 @@ export class Scheduler {
   forget(jobId: string): void {
     this.running.get(jobId)?.controller.abort(new TaeError('CANCELLED', 'job deleted'));
     this.ownerKeys.delete(jobId);
+    this.unwritten.delete(jobId);
+  }
+
+  /**
+   * Writes the outcome of a job that ended while the disk was full, if it is one: Failed with
+   * the disk-full insight. While the disk is still full this throws the write's error, so the
+   * poll that asked meets the full disk (507, the CLI's exit 7) instead of seeing Processing
+   * forever: no runner is left to end the job.
+   */
+  writeUnwritten(jobId: string): void {
+    const pending = this.unwritten.get(jobId);
+    if (pending === undefined) return;
+    this.finish(pending.row, 'Failed', [errorInsight(JOB_NO_SPACE_TEXT)], pending.ownerKey);
+    this.unwritten.delete(jobId);
   }
 
   /** Stops taking work; running jobs go back to Pending for the next open. */
@@ -134,6 +154,8 @@ export class Scheduler {
       this.o.store.jobs.requeue(id, true);
     }
     this.ownerKeys.clear();
+    this.writeAllUnwritten(); // else they stay Processing, and the next open re-queues them
+    this.unwritten.clear();
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, CLOSE_GRACE_MS);
@@ -155,6 +177,7 @@ export class Scheduler {
     );
     this.running.get(row.id)?.controller.abort(new TaeError('CANCELLED', 'job cancelled'));
     this.ownerKeys.delete(row.id);
+    this.unwritten.delete(row.id);
     if (done) this.emit(row, 'Failed');
     return done;
   }
@@ -204,7 +227,10 @@ export class Scheduler {
         if (!isNoSpace(e)) throw e;
         this.finish(row, 'Failed', [errorInsight(JOB_NO_SPACE_TEXT)], ownerKey);
       } catch (again) {
-        this.o.onInternalError?.(again, newId()); // the job stays Processing; the next open re-queues it
+        // Not even that fits: the job stays Processing, its outcome kept here to be written at
+        // the next poll or when another job ends (the next open re-queues it otherwise).
+        if (isNoSpace(again)) this.unwritten.set(row.id, { row, ownerKey });
+        else this.o.onInternalError?.(again, newId());
       }
     } finally {
       this.ownerKeys.delete(row.id);
@@ -263,11 +289,25 @@ export class Scheduler {
 
   /** Pumping after a job ends has no caller to report to: a failure (the database is gone) is logged. */
   private pumpSafely(): void {
+    this.writeAllUnwritten();
     try {
       this.pump();
     } catch (e) {
       this.o.onInternalError?.(e, newId());
     }
+  }
+
+  /** Outcomes kept by a full disk, written if they fit now (else kept for later). */
+  private writeAllUnwritten(): void {
+    for (const id of [...this.unwritten.keys()])
+      try {
+        this.writeUnwritten(id);
+      } catch (e) {
+        if (!isNoSpace(e)) {
+          this.unwritten.delete(id);
+          this.o.onInternalError?.(e, newId());
+        }
+      }
   }
 
   /** A throwing listener must not break the queue. */

@@ -37,8 +37,11 @@ import type { JobRunner, RunContext } from './types.js';
 export interface JobEventIndex extends EventSink {
   /** Makes the index the job's (sealed for a private job); called before the runner returns. */
   commit(): Promise<void>;
-  /** Drops what was built (the job failed or was cancelled). */
-  abort(): void;
+  /**
+   * Drops what was built (the job failed or was cancelled); resolves once its files are gone
+   * and their space is free again (the job's outcome is written next, maybe on the same disk).
+   */
+  abort(): Promise<void>;
 }
 
 export interface JobEventIndexOptions {
@@ -89,11 +92,11 @@ export function createWinevtxRunner(options: WinevtxRunnerOptions = {}): JobRunn
         });
       const insights = await analyse(input, ctx, analyzer, sigma, index, scans);
       collectGarbage(); // the analysis is garbage now; the index completes on other threads
-      if (insights.length > 0 && insights.every(isErrorInsight)) index?.abort();
+      if (insights.length > 0 && insights.every(isErrorInsight)) await index?.abort();
       else await index?.commit();
       return insights;
     } catch (e) {
-      index?.abort();
+      await index?.abort();
       throw e;
     }
   };

@@ -179,7 +179,7 @@ export async function build(options: BuildIndexOptions): Promise<EvtxIndex> {
       errors.push(...diagnostics.map(correlationErrorInsight));
       await builder.finish(signal);
     } catch (e) {
-      builder.abort();
+      await builder.abort();
       throw e;
     }
     if (tempDir === null) chmodSync(target.path, 0o600);

@@ -7,7 +7,7 @@
  */
 import { statSync } from 'node:fs';
 import type { EventDigest } from '../analysis/index.js';
-import { isTaeError, TaeError } from '../errors/index.js';
+import { isNoSpace, isTaeError, TaeError } from '../errors/index.js';
 import type { EvtxEvent } from '../evtx/index.js';
 import {
   type DecodePool,
@@ -179,7 +179,10 @@ export async function decodeFiles(
         parsed++;
       } catch (e) {
         if (options.signal?.aborted) throw cancelled(options.signal, e);
-        if (!isTaeError(e)) throw e;
+        // A full disk (the visitor's event index could not be written) stops the run: it is no
+        // file's fault, and every later file would meet it too (a job reported each file as
+        // failed with it, decoding on for nothing, and could fail without saying the disk is full).
+        if (!isTaeError(e) || isNoSpace(e)) throw e;
         failures.push({ file: name, error: e });
       } finally {
         // A parse closes its reader when it runs to the end or fails; one never started does not.

@@ -126,6 +126,7 @@ export class EventIndexBuilder implements EventSink {
   private done = false;
   /** `finish` has made the index file (its caller makes it someone's, or aborts). */
   private built = false;
+  private aborting: Promise<void> | undefined; // settles once a dropped build's files are gone
   /** Rows made by decode workers carry the built-in messages or none: other describers make their own. */
   readonly rows: { readonly messages: boolean } | undefined;
 
@@ -249,7 +250,7 @@ export class EventIndexBuilder implements EventSink {
       return { path: this.target.path, events: this.staged };
     } catch (e) {
       await closeGateAsync(gate);
-      this.stager.abort();
+      await this.stager.abort(); // the writer thread lets the staging file go before it is removed
       this.removeFiles();
       throw e;
     } finally {
@@ -260,19 +261,23 @@ export class EventIndexBuilder implements EventSink {
   /**
    * Drops everything built so far (the job was cancelled or failed), a finished index file
    * included: one that its caller could not make the job's (a `finish` under way is stopped by
-   * its signal, and removes its own files).
+   * its signal, and removes its own files). Resolves once the writer thread has ended and the
+   * files are removed: a file removed while a thread holds it keeps its space (awaited before a
+   * job's outcome is written to the disk the build filled).
    */
-  abort(): void {
+  abort(): Promise<void> {
     if (this.built) {
       this.built = false;
       this.removeFiles();
     }
-    if (this.done) return;
+    if (this.aborting !== undefined) return this.aborting;
+    if (this.done) return Promise.resolve();
     this.done = true;
     this.batch = [];
     this.duplicates = [];
-    this.stager.abort();
-    this.removeFiles();
+    this.aborting = this.stager.abort().then(() => this.removeFiles());
+    this.aborting.catch(() => {}); // a build dropped by `flush` may have no one awaiting it
+    return this.aborting;
   }
 
   private tables(): IndexTables {
@@ -297,8 +302,8 @@ export class EventIndexBuilder implements EventSink {
       this.stager.write(rows, duplicates, this.open);
     } catch (e) {
       // A batch that cannot be staged ends the build: its writer thread and files go now, so a
-      // caller that does not call `abort` holds no thread and leaves no file behind.
-      this.abort();
+      // caller that does not await `abort` holds no thread and leaves no file behind.
+      void this.abort();
       throw e;
     }
     this.staged += rows.length;

@@ -8,7 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import { openSqlite, type SqliteDatabase } from '../../native/sqlite.js';
 import type { DescribeEvent } from '../analysis/index.js';
-import { fromThreadFailure, type TaeError, type ThreadFailure, threadFailure } from '../errors/index.js';
+import { fromThreadFailure, TaeError, type ThreadFailure, threadFailure } from '../errors/index.js';
 import type { EvtxEvent } from '../evtx/index.js';
 import { indexRow, type PackedRows, type RowRef } from '../rows/index.js';
 import { BUILD_CACHE_KIB, configure, keyOption, stagePath } from './complete.js';
@@ -45,8 +45,12 @@ export interface Stager {
   ready(): Promise<void>;
   /** Everything written is in the staging file, which is closed. */
   close(): Promise<void>;
-  /** Stops at once; the caller removes the files. */
-  abort(): void;
+  /**
+   * Stops at once: a `ready` or `close` still waiting rejects. Resolves once nothing holds the
+   * staging file open (a writer thread has ended), so the caller can remove it and have its
+   * space back: a file removed while a descriptor still holds it keeps its blocks.
+   */
+  abort(): Promise<void>;
 }
 
 /**
@@ -101,7 +105,7 @@ export function inThreadStager(path: string, key: Uint8Array | null, describe?: 
     close: async () => {
       db.close();
     },
-    abort: () => {
+    abort: async () => {
       if (db.open) db.close();
     },
   };
@@ -142,11 +146,14 @@ export function threadStager(path: string, key: Uint8Array | null, builtinDescri
   let failure: TaeError | undefined;
   let wake: (() => void) | undefined;
   let closed: { resolve: () => void; reject: (e: unknown) => void } | undefined;
-  const fail = (f: ThreadFailure) => {
-    failure ??= fromThreadFailure(f, 'event index staging failed');
+  /** The thread's end (`abort`): its SQLite connection, and so its descriptor of the file, is gone. */
+  let ended: Promise<void> | undefined;
+  const stop = (e: TaeError) => {
+    failure ??= e;
     wake?.();
     closed?.reject(failure);
   };
+  const fail = (f: ThreadFailure) => stop(fromThreadFailure(f, 'event index staging failed'));
   worker.on('message', (m: WriterReply) => {
     switch (m.kind) {
       case 'opened':
@@ -199,7 +206,13 @@ export function threadStager(path: string, key: Uint8Array | null, builtinDescri
     },
     abort() {
       finished = true;
-      void worker.terminate();
+      stop(new TaeError('CANCELLED', 'event index staging stopped'));
+      // A terminated thread's environment closes its databases before `terminate` settles.
+      ended ??= worker.terminate().then(
+        () => {},
+        () => {},
+      );
+      return ended;
     },
   };
 }

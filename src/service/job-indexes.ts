@@ -40,9 +40,9 @@ export class JobIndexes {
       fileDiagnostics: (file, diagnostics) => builder.fileDiagnostics(file, diagnostics),
       correlation: (rule, timestamp) => builder.correlation(rule, timestamp),
       payloadMatches: (matches) => builder.payloadMatches(matches),
-      abort: () => {
-        builder.abort();
+      abort: async () => {
         wipe();
+        await builder.abort();
       },
       commit: async () => {
         try {

@@ -49,6 +49,12 @@ export async function getJob(s: ServiceContext, request: JobRequest, auth: Auth)
   let row = isUuid(raw) ? s.store.jobs.get(raw.toLowerCase()) : null;
   if (row === null || (row.visibility === 'private' && row.owner !== caller.owner)) throw notFound();
   const ownerKey = await keyFor(s, row, caller, auth.encKey, 'getJob');
+  if (row.status === 'Processing') {
+    // A job that ended on a full disk before its outcome could be written: written now, or
+    // this poll meets the full disk (507) rather than waiting on a job that no longer runs.
+    s.scheduler.writeUnwritten(row.id);
+    row = s.store.jobs.get(row.id) ?? row;
+  }
   if (ownerKey !== null && row.needsKey) {
     s.scheduler.arm(row, ownerKey);
     row = s.store.jobs.get(row.id) ?? row;
