@@ -24,7 +24,7 @@ export interface SigmaPassOptions {
   readonly analyzer: Analyzer;
   /** Without rules only the analyzer sees the events. */
   readonly sigma?: SigmaPassRules;
-  /** Base matches kept for correlations (default 1,000,000; past it, `correlation.limit`). */
+  /** Base matches kept for correlations (default 1,000,000, within 64 MiB; past either, `correlation.limit`). */
   readonly maxMatches?: number;
 }
 
