@@ -11,13 +11,19 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { openRuleLibrary, ruleCacheStats } from '../src/rules/index.js';
 import { Community, RULE_CACHE_DIR } from '../src/service/community.js';
-import { eventFromObject, loadPortable, portableFits, type RuleSet } from '../src/sigma/index.js';
+import {
+  eventFromObject,
+  loadPortable,
+  portableFits,
+  type RuleSet,
+  type SigmaRule,
+} from '../src/sigma/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tae-rule-cache-engine-'));
 const pack = join(dir, 'pack');
 mkdirSync(pack);
 const rule = (title: string, selection: string) =>
-  `title: ${title}\nlogsource:\n  product: windows\n  service: security\ndetection:\n  sel:\n    ${selection}\n  condition: sel\n`;
+  `title: ${title}\ndescription: ${title} (what an analyst reads)\ntags:\n  - attack.t1078\nlogsource:\n  product: windows\n  service: security\ndetection:\n  sel:\n    ${selection}\n  condition: sel\n`;
 writeFileSync(join(pack, 'alice.yml'), rule('Alice logs on', 'TargetUserName|endswith: lice'));
 writeFileSync(join(pack, 'fail.yml'), rule('Failed logon', 'EventID: 4625'));
 writeFileSync(
@@ -61,6 +67,16 @@ test('a second engine loads the community rules from the cache in its data direc
   const worker = loadPortable(second.portable);
   assert.ok(worker !== null && portableFits(second.portable, second.loaded.rules));
   assert.deepEqual(verdicts(worker.ruleSet), verdicts(first.ruleSet));
+  // The worker only matches and names by position: its rules keep no text for the analyst, and
+  // no YAML beyond their title, ids, status, level and logsource (compile.ts BuildOptions.lean).
+  const alice = (rules: readonly SigmaRule[]) => rules.find((r) => r.title === 'Alice logs on')!;
+  const [made, taken] = [alice(second.loaded.rules), alice(worker.ruleSet.rules)];
+  assert.equal(made.description, 'Alice logs on (what an analyst reads)');
+  assert.deepEqual(made.tags, ['attack.t1078']);
+  assert.equal(taken.description, undefined);
+  assert.deepEqual(taken.tags, []);
+  assert.deepEqual([...taken.raw.keys()], ['title', 'logsource']);
+  assert.ok(made.raw.has('detection'));
 });
 
 test('a library in memory keeps no cache: every engine parses its rules', async () => {

@@ -93,6 +93,7 @@ export function loadPortable(portable: Pick<PortableSigma, 'shared'>): LoadedPor
     const loaded = loadParsedRules(p, body.sources[i]!, {
       ...(i >= body.placeholdersFrom ? { placeholders: body.placeholders } : {}),
       ...(trusted === undefined ? {} : { trusted: new Set(trusted) }),
+      lean: true,
     });
     for (const r of loaded.rules) rules.push(r);
     for (const f of loaded.filters) filters.push(f);
