@@ -70,7 +70,8 @@ export class Community {
       // The rule cache lives beside the library (a library in memory has none): a warm load
       // parses nothing and defers compiling what compiled before, and so do the workers.
       const cache = library.dataDir === undefined ? false : join(library.dataDir, RULE_CACHE_DIR);
-      const built = buildCachedRules({ parts: [part], placeholders, cache });
+      // Without their YAML: a job never renders a community rule (its variants' text is the CLI's).
+      const built = buildCachedRules({ parts: [part], placeholders, cache, keepYaml: false });
       const loaded = built.all;
       const compiled = built.compile(loaded);
       const { ruleSet } = compiled;

@@ -29,6 +29,8 @@ export interface LoadOptions {
  */
 export interface ParsedLoadOptions extends LoadOptions {
   readonly lean?: boolean;
+  /** See compile.ts `BuildOptions.keepYaml` (default true). */
+  readonly keepYaml?: boolean;
 }
 
 export interface LoadResult {
@@ -126,6 +128,7 @@ export function loadParsedRules(
         deferred: trusted,
         // Only a document known to build whole: built lean it must load alike (same positions).
         ...(options.lean === true && trusted ? { lean: true } : {}),
+        ...(options.keepYaml === false ? { keepYaml: false } : {}),
       });
       switch (built.kind) {
         case 'rule':

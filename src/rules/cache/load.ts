@@ -26,6 +26,8 @@ export interface CachedRulesInput {
   /** The cache's directory, or false for none. */
   readonly cache: string | false;
   readonly maxBytes?: number;
+  /** Keep each rule's YAML document as its `raw` (default true; see sigma's BuildOptions.keepYaml). */
+  readonly keepYaml?: boolean;
 }
 
 export interface CompiledRules {
@@ -68,10 +70,11 @@ export function buildCachedRules(input: CachedRulesInput): BuiltRules {
   const trusted = cache.trusted(salt);
   // Rule files take no placeholders (as before); library texts take the library's.
   const all = merge(
-    cache.parsed.map((p, i) =>
+    cache.takeParsed().map((p, i) =>
       loadParsedRules(p, cache.sources[i]!, {
         ...(i < fileCount ? {} : { placeholders }),
         ...(trusted === undefined ? {} : { trusted: trusted[i]! }),
+        ...(input.keepYaml === false ? { keepYaml: false } : {}),
       }),
     ),
   );
