@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { openRuleLibrary, ruleCacheStats } from '../src/rules/index.js';
 import { Community, RULE_CACHE_DIR } from '../src/service/community.js';
+import { isDeferred } from '../src/sigma/compile.js';
 import {
   eventFromObject,
   loadPortable,
@@ -47,6 +48,8 @@ test('a second engine loads the community rules from the cache in its data direc
   const first = await new Community({ dataDir: data, env: {} }).sigma();
   const parsed = ruleCacheStats.parsed - before.parsed;
   assert.ok(parsed >= 3, 'the builtin pack and ours');
+  // Built again once the cold cache learnt which compile: deferred, as on every later run.
+  assert.ok(first.loaded.rules.every(isDeferred), 'a cold cache leaves the job thread compiled rules');
   const cache = join(data, RULE_CACHE_DIR);
   assert.equal(statSync(cache).mode & 0o777, 0o700);
   assert.equal(readdirSync(cache).filter((n) => /^sigma-[0-9a-f]{64}\.bin$/.test(n)).length, 1);

@@ -41,6 +41,8 @@ export interface CompiledRules {
 export interface BuiltRules {
   /** Every document of every text, in order. */
   readonly all: LoadResult;
+  /** Whether the cache vouched for the documents (they were built deferred), as on a warm run. */
+  readonly vouched: boolean;
   /** The rule set of `loaded`: `all`, or some of its rules (in order) and its filters. */
   compile(loaded: LoadResult): CompiledRules;
 }
@@ -81,6 +83,7 @@ export function buildCachedRules(input: CachedRulesInput): BuiltRules {
   const t2 = performance.now();
   return {
     all,
+    vouched: trusted !== undefined,
     compile(loaded) {
       const t3 = performance.now();
       // A variant's anchors depend on its rule text, placeholders and the filters merged into it.
