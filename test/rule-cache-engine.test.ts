@@ -79,6 +79,9 @@ test('a second engine loads the community rules from the cache in its data direc
   assert.equal(taken.description, undefined);
   assert.deepEqual(taken.tags, []);
   assert.deepEqual([...taken.raw.keys()], ['title', 'logsource']);
+  // Nor a rule no Windows event can match: it never would there.
+  assert.ok(second.loaded.rules.some((r) => r.title === 'Not Windows'));
+  assert.ok(!worker.ruleSet.rules.some((r) => r.title === 'Not Windows'));
   // Nor does the engine keep its rules' YAML (a job never renders one), but all they say.
   assert.deepEqual([...made.raw.keys()], ['title', 'logsource']);
   assert.deepEqual(Object.keys(made), Object.keys(first.loaded.rules.find((r) => r.title === made.title)!));
