@@ -61,9 +61,14 @@ export function createSigmaPass(options: SigmaPassOptions): SigmaPass {
   const session =
     sigma === undefined
       ? undefined
-      : new SigmaSession(sigma.loaded, sigma.ruleSet, {
-          ...(options.maxMatches === undefined ? {} : { maxMatches: options.maxMatches }),
-        });
+      : // The rule set read when an event is matched here (the engine makes it on first read).
+        new SigmaSession(
+          sigma.loaded,
+          { match: (e) => sigma.ruleSet.match(e) },
+          {
+            ...(options.maxMatches === undefined ? {} : { maxMatches: options.maxMatches }),
+          },
+        );
   const report = (e: EventHead, rules: readonly SigmaRule[]): EventAdded => {
     for (const rule of rules)
       analyzer.addSigmaMatch({

@@ -82,15 +82,22 @@ export class Community {
         compiled = built.compile(built.all);
       }
       const loaded = built.all;
-      const { ruleSet } = compiled;
+      const rules = compiled;
+      let matcher: SigmaMatcher | undefined;
+      // Each made when first read: a parse job whose workers match never reads the rule set here.
       this.sigmaRules = {
         loaded,
-        ruleSet,
+        get ruleSet() {
+          return rules.ruleSet;
+        },
         // Made when a file first goes to the pool: a job of small files decodes inline.
         get portable() {
-          return compiled.portable;
+          return rules.portable;
         },
-        dataMatcher: dataMatcher(loaded.rules, ruleSet),
+        get dataMatcher() {
+          matcher ??= dataMatcher(loaded.rules, rules.ruleSet);
+          return matcher;
+        },
       };
     }
     return this.sigmaRules;

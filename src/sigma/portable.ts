@@ -9,10 +9,10 @@
 import { deserialize, serialize } from 'node:v8';
 import type { LoadResult } from './load.js';
 import { loadParsedRules } from './load.js';
+import { mapsLogSource } from './logsource/index.js';
 import type { SigmaFilter, SigmaRule } from './model.js';
 import type { PlaceholderValues } from './modifiers/index.js';
 import { decodeParsed } from './parsed-form.js';
-import { mapsLogSource } from './logsource/index.js';
 import { compileRuleSet, type RuleSet } from './ruleset/index.js';
 
 /** The rule texts' parse, as `encodeParsed` made it, and the names their rules are loaded under. */
