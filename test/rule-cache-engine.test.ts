@@ -11,13 +11,20 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { openRuleLibrary, ruleCacheStats } from '../src/rules/index.js';
 import { Community, RULE_CACHE_DIR } from '../src/service/community.js';
-import { eventFromObject, loadPortable, portableFits, type RuleSet } from '../src/sigma/index.js';
+import { isDeferred } from '../src/sigma/compile.js';
+import {
+  eventFromObject,
+  loadPortable,
+  portableFits,
+  type RuleSet,
+  type SigmaRule,
+} from '../src/sigma/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tae-rule-cache-engine-'));
 const pack = join(dir, 'pack');
 mkdirSync(pack);
 const rule = (title: string, selection: string) =>
-  `title: ${title}\nlogsource:\n  product: windows\n  service: security\ndetection:\n  sel:\n    ${selection}\n  condition: sel\n`;
+  `title: ${title}\ndescription: ${title} (what an analyst reads)\ntags:\n  - attack.t1078\nlogsource:\n  product: windows\n  service: security\ndetection:\n  sel:\n    ${selection}\n  condition: sel\n`;
 writeFileSync(join(pack, 'alice.yml'), rule('Alice logs on', 'TargetUserName|endswith: lice'));
 writeFileSync(join(pack, 'fail.yml'), rule('Failed logon', 'EventID: 4625'));
 writeFileSync(
@@ -41,6 +48,8 @@ test('a second engine loads the community rules from the cache in its data direc
   const first = await new Community({ dataDir: data, env: {} }).sigma();
   const parsed = ruleCacheStats.parsed - before.parsed;
   assert.ok(parsed >= 3, 'the builtin pack and ours');
+  // Built again once the cold cache learnt which compile: deferred, as on every later run.
+  assert.ok(first.loaded.rules.every(isDeferred), 'a cold cache leaves the job thread compiled rules');
   const cache = join(data, RULE_CACHE_DIR);
   assert.equal(statSync(cache).mode & 0o777, 0o700);
   assert.equal(readdirSync(cache).filter((n) => /^sigma-[0-9a-f]{64}\.bin$/.test(n)).length, 1);
@@ -65,6 +74,21 @@ test('a second engine loads the community rules from the cache in its data direc
   assert.ok(anchors.size > 0);
   assert.deepEqual(anchors, second.ruleSet.allAnchors());
   assert.deepEqual(verdicts(worker.ruleSet), verdicts(first.ruleSet));
+  // The worker only matches and names by position: its rules keep no text for the analyst, and
+  // no YAML beyond their title, ids, status, level and logsource (compile.ts BuildOptions.lean).
+  const alice = (rules: readonly SigmaRule[]) => rules.find((r) => r.title === 'Alice logs on')!;
+  const [made, taken] = [alice(second.loaded.rules), alice(worker.ruleSet.rules)];
+  assert.equal(made.description, 'Alice logs on (what an analyst reads)');
+  assert.deepEqual(made.tags, ['attack.t1078']);
+  assert.equal(taken.description, undefined);
+  assert.deepEqual(taken.tags, []);
+  assert.deepEqual([...taken.raw.keys()], ['title', 'logsource']);
+  // Nor a rule no Windows event can match: it never would there.
+  assert.ok(second.loaded.rules.some((r) => r.title === 'Not Windows'));
+  assert.ok(!worker.ruleSet.rules.some((r) => r.title === 'Not Windows'));
+  // Nor does the engine keep its rules' YAML (a job never renders one), but all they say.
+  assert.deepEqual([...made.raw.keys()], ['title', 'logsource']);
+  assert.deepEqual(Object.keys(made), Object.keys(first.loaded.rules.find((r) => r.title === made.title)!));
 });
 
 test('a library in memory keeps no cache: every engine parses its rules', async () => {

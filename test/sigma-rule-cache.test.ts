@@ -72,7 +72,7 @@ test('plain YAML numbers keep their text through the cache', () => {
   const texts = [{ source: 'n.yml', text: 'a: 00042\nb: [1.50, x]\n' }];
   const cache = join(dir, 'numbers');
   parseKept(texts, cache);
-  const [cached] = parseKept(texts, cache).parsed;
+  const [cached] = parseKept(texts, cache).takeParsed();
   const doc = cached?.documents[0] as Map<string, unknown>;
   assert.ok(doc.get('a') instanceof YamlNumber);
   assert.equal(String(doc.get('a')), '00042');

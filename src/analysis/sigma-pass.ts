@@ -25,7 +25,7 @@ export interface SigmaPassOptions {
   readonly analyzer: Analyzer;
   /** Without rules only the analyzer sees the events. */
   readonly sigma?: SigmaPassRules;
-  /** Base matches kept for correlations (default 1,000,000; past it, `correlation.limit`). */
+  /** Base matches kept for correlations (default 1,000,000, within 64 MiB; past either, `correlation.limit`). */
   readonly maxMatches?: number;
 }
 
@@ -62,9 +62,14 @@ export function createSigmaPass(options: SigmaPassOptions): SigmaPass {
   const session =
     sigma === undefined
       ? undefined
-      : new SigmaSession(sigma.loaded, sigma.ruleSet, {
-          ...(options.maxMatches === undefined ? {} : { maxMatches: options.maxMatches }),
-        });
+      : // The rule set read when an event is matched here (the engine makes it on first read).
+        new SigmaSession(
+          sigma.loaded,
+          { match: (e) => sigma.ruleSet.match(e) },
+          {
+            ...(options.maxMatches === undefined ? {} : { maxMatches: options.maxMatches }),
+          },
+        );
   const report = (e: EventHead, rules: readonly SigmaRule[]): EventAdded => {
     for (const rule of rules)
       analyzer.addSigmaMatch({

@@ -32,7 +32,7 @@ import type { JobRunner } from './types.js';
 export interface SigmaFileRunnerOptions extends DecodeOptions {
   /** The community rules and their compiled rule set, asked for when a community job runs. */
   readonly community?: () => CompiledSigma | Promise<CompiledSigma>;
-  /** Base matches kept for correlation (default 1,000,000; past it, `correlation.limit`). */
+  /** Base matches kept for correlation (default 1,000,000, within 64 MiB; past either, `correlation.limit`). */
   readonly maxMatches?: number;
 }
 

@@ -61,7 +61,7 @@ export interface WinevtxRunnerOptions extends DecodeOptions {
   readonly yaraEngine?: YaraEngine;
   /** Windows message texts by event id (default: the built-in lookup dataset). */
   readonly describe?: DescribeEvent;
-  /** Base matches kept for correlations (default 1,000,000). */
+  /** Base matches kept for correlations (default 1,000,000, within 64 MiB: sigma/correlate/limits.ts). */
   readonly maxMatches?: number;
   /** Opens the event index of one run of a job; without it no index is written. */
   readonly index?: (

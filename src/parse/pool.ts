@@ -15,8 +15,8 @@ const workerUrl = new URL(
 );
 
 /**
- * A decode worker's young generation (MiB), DecodePool's default; a job's pipeline workers ask
- * for more (pipeline/stage.ts). V8 grows it to 64 MiB per semi-space when a thread allocates
+ * A decode worker's young generation (MiB), DecodePool's default (a job's pipeline workers' too,
+ * see pipeline/stage.ts). V8 grows it to 64 MiB per semi-space when a thread allocates
  * fast, as a decoder does; a span's records die young, so a small one costs little time and
  * keeps each worker's heap near 50 MiB instead of 170 (measured on 238 MiB files).
  */

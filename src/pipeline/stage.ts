@@ -8,7 +8,7 @@ import { type DigestColumns, digestAt, digestCount, type EventDigest } from '../
 import type { DecodedChunk, EvtxEvent } from '../evtx/index.js';
 import { eventDescriptions } from '../lookup/index.js';
 import type { Descriptions } from '../messages/index.js';
-import { DECODE_WORKER_YOUNG_MB, DecodePool, type EvtxParse } from '../parse/index.js';
+import { DecodePool, type EvtxParse } from '../parse/index.js';
 import type { PackedRows, RowRef } from '../rows/index.js';
 import { type CompiledSigma, type PortableSigma, portableFits, type SigmaRule } from '../sigma/index.js';
 
@@ -66,33 +66,18 @@ export interface PipelineWorkerData {
 }
 
 /**
- * The young generation of a pipeline worker (MiB), twice a decode worker's: a span's rows,
- * digests and matches live until the span is sent, so each collection of a small one copied
- * them again. On the 1 GB private job, alternated: 20.5 / 21.1 / 23.0 / 27.2 s against
- * 21.5 / 22.6 / 29.1 / 28.9 s with 16 MiB (1.4–11 s less CPU), the workers' scavenges 212–237
- * against 421–477 and half their time, peak RSS 449–454 MiB against 411–417. `tae parse` gained
- * nothing from it (4 pairs) and stays at 16. The pool's extra young generations are bounded
- * (PIPELINE_YOUNG_BUDGET_MB in all): past 2 workers each gets less, never under a decode
- * worker's, so the peak does not grow with the cores.
+ * A decode pool whose workers also run the stage of each task. Their young generation is a
+ * decode worker's (parse/pool.ts DECODE_WORKER_YOUNG_MB). It was twice that on up to two
+ * workers, for fewer scavenges of a span's rows, digests and matches; with the SigmaHQ rules in
+ * every worker the 1 GB private job then peaked at 594–597 MiB, and at 570–577 with 16 MiB, in
+ * the same CPU (46.3–52.3 s against 46.7–47.2, alternated on a loaded machine).
  */
-export const PIPELINE_WORKER_YOUNG_MB = 32;
-const PIPELINE_YOUNG_BUDGET_MB = 2 * PIPELINE_WORKER_YOUNG_MB;
-
-/** The young generation of each of `threads` pipeline workers (MiB). */
-export const pipelineYoungMb = (threads: number): number =>
-  Math.max(
-    DECODE_WORKER_YOUNG_MB,
-    Math.min(PIPELINE_WORKER_YOUNG_MB, Math.floor(PIPELINE_YOUNG_BUDGET_MB / threads)),
-  );
-
-/** A decode pool whose workers also run the stage of each task. */
 export const pipelinePool = (threads: number): DecodePool =>
   new DecodePool(
     threads,
     workerUrl,
     undefined,
     (): PipelineWorkerData => ({ descriptions: eventDescriptions() }),
-    pipelineYoungMb(threads),
   );
 
 export interface LazyPool {

@@ -70,18 +70,34 @@ export class Community {
       // The rule cache lives beside the library (a library in memory has none): a warm load
       // parses nothing and defers compiling what compiled before, and so do the workers.
       const cache = library.dataDir === undefined ? false : join(library.dataDir, RULE_CACHE_DIR);
-      const built = buildCachedRules({ parts: [part], placeholders, cache });
+      // Without their YAML: a job never renders a community rule (its variants' text is the CLI's).
+      const load = () => buildCachedRules({ parts: [part], placeholders, cache, keepYaml: false });
+      let built = load();
+      let compiled = built.compile(built.all);
+      if (!built.vouched && cache !== false) {
+        // A cold cache built and compiled every rule now, to learn which compile, and recorded
+        // that: built again, the rules are deferred as on every later run. The 1 GB private job
+        // with the SigmaHQ set peaked about 60 MiB higher on its first run than on the next.
+        built = load();
+        compiled = built.compile(built.all);
+      }
       const loaded = built.all;
-      const compiled = built.compile(loaded);
-      const { ruleSet } = compiled;
+      const rules = compiled;
+      let matcher: SigmaMatcher | undefined;
+      // Each made when first read: a parse job whose workers match never reads the rule set here.
       this.sigmaRules = {
         loaded,
-        ruleSet,
+        get ruleSet() {
+          return rules.ruleSet;
+        },
         // Made when a file first goes to the pool: a job of small files decodes inline.
         get portable() {
-          return compiled.portable;
+          return rules.portable;
         },
-        dataMatcher: dataMatcher(loaded.rules, ruleSet),
+        get dataMatcher() {
+          matcher ??= dataMatcher(loaded.rules, rules.ruleSet);
+          return matcher;
+        },
       };
     }
     return this.sigmaRules;

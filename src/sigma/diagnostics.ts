@@ -31,8 +31,10 @@ export const DIAGNOSTIC_CODES = [
   'correlation.reference',
   /** Correlations that reference each other in a loop. */
   'correlation.cycle',
-  /** More base matches than the engine keeps for correlation. */
+  /** More base matches than the engine keeps for correlation (by count or by size). */
   'correlation.limit',
+  /** More correlation hits than the engine keeps. */
+  'correlation.hit_limit',
   'filter.invalid',
   /** The filter names no loaded rule, or none whose logsource it covers. */
   'filter.unused',

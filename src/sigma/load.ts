@@ -22,6 +22,17 @@ export interface LoadOptions {
   readonly trusted?: ReadonlySet<number>;
 }
 
+/**
+ * `loadParsedRules`'s options inside the package. `lean`: rules that are only matched and named
+ * by their position (the pool's workers, sigma/portable.ts) keep of a trusted document only
+ * what matching and that naming read; see compile.ts `BuildOptions.lean`.
+ */
+export interface ParsedLoadOptions extends LoadOptions {
+  readonly lean?: boolean;
+  /** See compile.ts `BuildOptions.keepYaml` (default true). */
+  readonly keepYaml?: boolean;
+}
+
 export interface LoadResult {
   readonly rules: SigmaRule[];
   readonly correlations: SigmaCorrelation[];
@@ -89,7 +100,7 @@ export function loadRules(text: string, source: string, options: LoadOptions = {
 export function loadParsedRules(
   parsed: ParsedRuleText,
   source: string,
-  options: LoadOptions = {},
+  options: ParsedLoadOptions = {},
 ): LoadResult {
   const result: LoadResult = {
     rules: [],
@@ -111,9 +122,13 @@ export function loadParsedRules(
       return;
     }
     try {
+      const trusted = options.trusted?.has(document) === true;
       const built = buildDocument(doc, source, document, {
         placeholders,
-        deferred: options.trusted?.has(document) === true,
+        deferred: trusted,
+        // Only a document known to build whole: built lean it must load alike (same positions).
+        ...(options.lean === true && trusted ? { lean: true } : {}),
+        ...(options.keepYaml === false ? { keepYaml: false } : {}),
       });
       switch (built.kind) {
         case 'rule':

@@ -5,15 +5,17 @@
  * run at the end, and every problem reported as a diagnostic, the match cap included.
  *
  * A base match keeps only the fields its correlations read (group-by fields through aliases,
- * the value field), not the event: a million kept matches stay small.
+ * the value field), not the event; the matches and the hits kept are bounded by count and size
+ * (correlate/limits.ts), and a bound reached is a diagnostic.
  */
 
 import type { EvtxEvent } from '../evtx/index.js';
 import {
-  type BaseMatch,
   type CorrelationHit,
   correlate,
-  limitDiagnostic,
+  DEFAULT_MAX_MATCHES,
+  KeptMatches,
+  matchBytes,
   reportsStandalone,
 } from './correlate/index.js';
 import type { RuleDiagnostic } from './diagnostics.js';
@@ -40,6 +42,10 @@ export interface RuleMatcher {
 export interface SigmaSessionOptions {
   /** Base matches kept for correlations; beyond it they are counted and reported (default 1,000,000). */
   readonly maxMatches?: number;
+  /** Their estimated heap at most, bytes; beyond it they are counted and reported (default 64 MiB). */
+  readonly maxMatchBytes?: number;
+  /** Correlation hits kept at most; beyond it they are counted and reported (default 100,000). */
+  readonly maxHits?: number;
 }
 
 /** When and which record an event is. */
@@ -51,30 +57,32 @@ export interface MatchPlace {
 export interface SessionResult {
   /** Correlation hits that report on their own (`generate` and chaining respected), by first time. */
   readonly hits: CorrelationHit[];
-  /** Correlation problems: unknown references, cycles, the match cap. */
+  /** Correlation problems: unknown references, cycles, the caps on matches and hits. */
   readonly diagnostics: RuleDiagnostic[];
 }
 
 const NONE: readonly SigmaRule[] = [];
-export const DEFAULT_MAX_MATCHES = 1_000_000;
+
+export { DEFAULT_MAX_MATCHES };
 
 export class SigmaSession {
   readonly correlations: readonly SigmaCorrelation[];
   private readonly standalone: (rule: { id?: string; name?: string }) => boolean;
   /** Rule id or name → the event fields its correlations read. */
   private readonly fieldsByRef = new Map<string, Set<string>>();
-  private readonly matches: BaseMatch[] = [];
-  private readonly limit: number;
-  private dropped = 0;
+  private readonly kept: KeptMatches;
+
+  private readonly maxHits: number | undefined;
 
   constructor(
     private readonly loaded: LoadResult,
     private readonly matcher: RuleMatcher,
     options: SigmaSessionOptions = {},
   ) {
+    this.maxHits = options.maxHits;
     this.correlations = loaded.correlations;
     this.standalone = reportsStandalone(this.correlations);
-    this.limit = options.maxMatches ?? DEFAULT_MAX_MATCHES;
+    this.kept = new KeptMatches(options.maxMatches, options.maxMatchBytes);
     for (const c of this.correlations) {
       const value = c.condition !== undefined && 'tests' in c.condition ? c.condition.field : undefined;
       for (const ref of c.rules) {
@@ -123,11 +131,11 @@ export class SigmaSession {
     if (this.correlations.length === 0) return { hits: [], diagnostics: [] };
     const { hits, diagnostics } = correlate({
       correlations: this.correlations,
-      matches: this.matches,
+      matches: this.kept.list,
       knownRules: this.loaded.rules,
-      maxMatches: this.limit,
+      ...(this.maxHits === undefined ? {} : { maxHits: this.maxHits }),
     });
-    if (this.dropped > 0) diagnostics.push(limitDiagnostic(this.dropped, this.limit));
+    diagnostics.push(...this.kept.diagnostics());
     return { hits: hits.filter((h) => this.standalone(h.correlation)), diagnostics };
   }
 
@@ -135,7 +143,7 @@ export class SigmaSession {
   private take(rule: SigmaRule, event: () => SigmaEvent, at: MatchPlace): boolean {
     const fields = this.fieldsOf(rule);
     if (fields !== undefined && Number.isFinite(at.timestamp)) {
-      if (this.matches.length >= this.limit) this.dropped++;
+      if (this.kept.closed) this.kept.drop();
       else {
         const source = event();
         const picked: Record<string, unknown> = {};
@@ -143,12 +151,13 @@ export class SigmaSession {
           const v = source.get(f);
           if (v !== undefined) picked[f] = v;
         }
-        this.matches.push({
+        const match = {
           rule,
           timestamp: at.timestamp,
           event: eventFromObject(picked),
           ...(at.recordId === undefined ? {} : { recordId: at.recordId }),
-        });
+        };
+        this.kept.add(match, matchBytes(picked));
       }
     }
     return this.standalone(rule);

@@ -15,7 +15,7 @@
  * foreign file) is ignored and rebuilt.
  */
 import { debugLine } from '../../errors/index.js';
-import { encodeParsed, type ParsedRuleText, parseRuleText } from '../../sigma/index.js';
+import { decodeParsed, encodeParsed, type ParsedRuleText, parseRuleText } from '../../sigma/index.js';
 import { type Entry, entryFile, findEntry, type Trust, writeEntry } from './entry.js';
 import { MAX_CACHE_BYTES, ruleCacheStats } from './files.js';
 import { type Learnt, learntStore } from './learnt.js';
@@ -24,8 +24,13 @@ import { entryKey, type ReadPart, type TextPart } from './parts.js';
 export interface CachedParse {
   /** The names the texts' rules load under, in order. */
   readonly sources: readonly string[];
-  readonly parsed: readonly ParsedRuleText[];
-  /** `parsed` as `encodeParsed` bytes (the entry's own on a hit): what workers load. */
+  /**
+   * The texts' parse, for building their rules. The cache keeps it no longer than it needs it to
+   * make its bytes: the engine keeps its cache (its workers load the bytes), and SigmaHQ's
+   * documents were 4 MB more of its heap when they stayed. Asked again, it is decoded again.
+   */
+  takeParsed(): readonly ParsedRuleText[];
+  /** The parse as `encodeParsed` bytes (the entry's own on a hit): what workers load. */
   bytes(): Uint8Array;
   /** Per text, the documents an earlier run compiled without error with this salt; or none. */
   trusted(salt: string): readonly ReadonlySet<number>[] | undefined;
@@ -93,16 +98,25 @@ export function parseCached(
       debugLine(`sigma rule cache miss (${sources.length} files)`);
     }
   }
-  const { parsed } = entry;
+  let parsed: readonly ParsedRuleText[] | undefined = entry.parsed;
+  let taken = false;
   let bytes = entry.bytes;
   let trust: Trust | undefined = entry.trust;
   const bytesNow = () => {
-    bytes ??= encodeParsed(parsed);
+    if (bytes === undefined) {
+      bytes = encodeParsed(parsed!);
+      if (taken) parsed = undefined;
+    }
     return bytes;
   };
   return {
     sources,
-    parsed,
+    takeParsed() {
+      const out = parsed ?? decodeParsed(bytes!, sources);
+      taken = true;
+      if (bytes !== undefined) parsed = undefined;
+      return out;
+    },
     bytes: bytesNow,
     trusted: (salt) => (trust?.salt === salt ? trust.docs.map((d) => new Set(d)) : undefined),
     remember(salt, docs) {

@@ -26,6 +26,8 @@ export interface CachedRulesInput {
   /** The cache's directory, or false for none. */
   readonly cache: string | false;
   readonly maxBytes?: number;
+  /** Keep each rule's YAML document as its `raw` (default true; see sigma's BuildOptions.keepYaml). */
+  readonly keepYaml?: boolean;
 }
 
 export interface CompiledRules {
@@ -39,6 +41,8 @@ export interface CompiledRules {
 export interface BuiltRules {
   /** Every document of every text, in order. */
   readonly all: LoadResult;
+  /** Whether the cache vouched for the documents (they were built deferred), as on a warm run. */
+  readonly vouched: boolean;
   /** The rule set of `loaded`: `all`, or some of its rules (in order) and its filters. */
   compile(loaded: LoadResult): CompiledRules;
 }
@@ -68,28 +72,38 @@ export function buildCachedRules(input: CachedRulesInput): BuiltRules {
   const trusted = cache.trusted(salt);
   // Rule files take no placeholders (as before); library texts take the library's.
   const all = merge(
-    cache.parsed.map((p, i) =>
+    cache.takeParsed().map((p, i) =>
       loadParsedRules(p, cache.sources[i]!, {
         ...(i < fileCount ? {} : { placeholders }),
         ...(trusted === undefined ? {} : { trusted: trusted[i]! }),
+        ...(input.keepYaml === false ? { keepYaml: false } : {}),
       }),
     ),
   );
   const t2 = performance.now();
   return {
     all,
+    vouched: trusted !== undefined,
     compile(loaded) {
       const t3 = performance.now();
       // A variant's anchors depend on its rule text, placeholders and the filters merged into it.
       // (Scanners depend only on their literals, so any salt's would do.)
       const anchorSalt = sha256([salt, loaded.filters.map((f) => [f.source, f.document])]);
       const learnt = cache.learnt(anchorSalt);
-      const ruleSet = compileRuleSet({
-        rules: loaded.rules,
-        filters: loaded.filters,
-        options: { knownAnchors: learnt.anchors, knownScanners: learnt.scanners },
-      });
-      const clean = compiledDocuments(cache.sources, all, loaded.rules, ruleSet, trusted);
+      let ruleSet: RuleSet | undefined;
+      const ruleSetNow = () =>
+        (ruleSet ??= compileRuleSet({
+          rules: loaded.rules,
+          filters: loaded.filters,
+          options: { knownAnchors: learnt.anchors, knownScanners: learnt.scanners },
+        }));
+      // Vouched for, the documents that compile are those the cache named (these very texts and
+      // placeholders), so the rule set is made when first read: a parse job's thread, whose
+      // workers match, never reads it (SigmaHQ's: 4.7 MB of its heap).
+      const clean =
+        trusted !== undefined
+          ? trusted.map((docs) => [...docs].sort((a, b) => a - b))
+          : compiledDocuments(cache.sources, all, loaded.rules, ruleSetNow(), trusted);
       cache.remember(salt, clean);
       const ms = (a: number, b: number) => `${Math.round(b - a)} ms`;
       debugLine(
@@ -97,7 +111,9 @@ export function buildCachedRules(input: CachedRulesInput): BuiltRules {
       );
       let portable: PortableSigma | undefined;
       return {
-        ruleSet,
+        get ruleSet() {
+          return ruleSetNow();
+        },
         get portable() {
           portable ??= portableSigma(
             { sources: cache.sources, parsed: cache.bytes(), placeholdersFrom: fileCount },
@@ -109,11 +125,14 @@ export function buildCachedRules(input: CachedRulesInput): BuiltRules {
           );
           return portable;
         },
-        finish: () =>
-          cache.rememberLearnt(anchorSalt, {
-            anchors: ruleSet.takenAnchors(),
-            scanners: ruleSet.takenScanners(),
-          }),
+        finish: () => {
+          // A rule set never made learnt nothing.
+          if (ruleSet !== undefined)
+            cache.rememberLearnt(anchorSalt, {
+              anchors: ruleSet.takenAnchors(),
+              scanners: ruleSet.takenScanners(),
+            });
+        },
       };
     },
   };

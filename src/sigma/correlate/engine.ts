@@ -6,6 +6,7 @@
 import type { RuleDiagnostic } from '../diagnostics.js';
 import { eventFromObject, type SigmaEvent } from '../event.js';
 import type { SigmaCorrelation } from '../model.js';
+import { DEFAULT_MAX_HITS, DEFAULT_MAX_MATCHES, hitLimitDiagnostic, limitDiagnostic } from './limits.js';
 import { orderCorrelations } from './order.js';
 import { planOf } from './plan.js';
 import {
@@ -24,6 +25,8 @@ export interface CorrelateOptions {
   readonly knownRules?: readonly RuleRef[];
   /** Base matches kept for correlation; beyond it they are counted and reported (default 1,000,000). */
   readonly maxMatches?: number;
+  /** Hits kept, over all correlations; beyond it they are counted and reported (limits.ts). */
+  readonly maxHits?: number;
 }
 
 export interface CorrelateResult {
@@ -46,7 +49,17 @@ function fieldFor(c: SigmaCorrelation, name: string, rule: string): string | und
   return alias === undefined ? name : alias.get(rule);
 }
 
-function evaluate(c: SigmaCorrelation, byRef: ReadonlyMap<string, readonly BaseMatch[]>): CorrelationHit[] {
+/** Hits that may still be kept (`left`), and those that came past it. */
+interface HitBudget {
+  left: number;
+  dropped: number;
+}
+
+function evaluate(
+  c: SigmaCorrelation,
+  byRef: ReadonlyMap<string, readonly BaseMatch[]>,
+  budget: HitBudget,
+): CorrelationHit[] {
   const groups = new Map<string, { values: (string | null)[]; entries: WindowEntry[] }>();
   const valueField = c.condition !== undefined && 'tests' in c.condition ? c.condition.field : undefined;
   for (const rule of c.rules) {
@@ -67,6 +80,11 @@ function evaluate(c: SigmaCorrelation, byRef: ReadonlyMap<string, readonly BaseM
   for (const { values, entries } of groups.values()) {
     entries.sort((a, b) => a.ts - b.ts);
     for (const f of plan.windows(entries, c.timespanMs, plan.accumulator, plan.holds)) {
+      if (budget.left === 0) {
+        budget.dropped++;
+        continue;
+      }
+      budget.left--;
       const window = entries.slice(f.start, f.end + 1);
       hits.push({
         correlation: c,
@@ -95,20 +113,11 @@ function addRef(byRef: Map<string, BaseMatch[]>, ref: RuleRef, m: BaseMatch): vo
   }
 }
 
-/** Base matches past the cap were counted, not correlated. */
-export function limitDiagnostic(dropped: number, limit: number): RuleDiagnostic {
-  return {
-    source: 'correlation',
-    code: 'correlation.limit',
-    message: `${dropped} base matches beyond the limit of ${limit} were not correlated`,
-  };
-}
-
 export function correlate(options: CorrelateOptions): CorrelateResult {
   const diagnostics: RuleDiagnostic[] = [];
   const { ordered, problems } = orderCorrelations(options.correlations, options.knownRules);
   diagnostics.push(...problems);
-  const limit = options.maxMatches ?? 1_000_000;
+  const limit = options.maxMatches ?? DEFAULT_MAX_MATCHES;
   const byRef = new Map<string, BaseMatch[]>();
   let kept = 0;
   let dropped = 0;
@@ -122,9 +131,11 @@ export function correlate(options: CorrelateOptions): CorrelateResult {
   }
   if (dropped > 0) diagnostics.push(limitDiagnostic(dropped, limit));
   const hits: CorrelationHit[] = [];
+  const maxHits = options.maxHits ?? DEFAULT_MAX_HITS;
+  const budget: HitBudget = { left: maxHits, dropped: 0 };
   for (const c of ordered) {
-    const own = evaluate(c, byRef);
-    hits.push(...own);
+    const own = evaluate(c, byRef, budget);
+    for (const h of own) hits.push(h); // spread: RangeError past ~120,000 hits
     const ref: RuleRef = {
       title: c.title,
       ...(c.id ? { id: c.id } : {}),
@@ -133,6 +144,7 @@ export function correlate(options: CorrelateOptions): CorrelateResult {
     for (const h of own)
       addRef(byRef, ref, { rule: ref, timestamp: h.lastTimestamp, event: eventFromObject(h.group) });
   }
+  if (budget.dropped > 0) diagnostics.push(hitLimitDiagnostic(budget.dropped, maxHits));
   hits.sort((a, b) => a.firstTimestamp - b.firstTimestamp);
   return { hits, diagnostics };
 }

@@ -2,7 +2,7 @@
 export { conditionText } from './condition-text.js';
 export { FIELD_MAPS, type FieldMap, type FieldMapName, type FieldTranslation } from './fields.js';
 export { filterApplies, filterCovers, filterNames, mergeFilters } from './filters.js';
-export { type MappingOptions, mapRule, type RuleMapping } from './map-rule.js';
+export { type MappingOptions, mapRule, mapsLogSource, type RuleMapping } from './map-rule.js';
 export type { EventSelector } from './selector.js';
 export {
   CATEGORIES,

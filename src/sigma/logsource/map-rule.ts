@@ -157,6 +157,10 @@ function diagnostic(rule: SigmaRule, code: RuleDiagnostic['code'], message: stri
   };
 }
 
+/** Whether the table maps this logsource to any Windows event (`mapRule` may still drop it). */
+export const mapsLogSource = (ls: LogSource, options: MappingOptions = {}): boolean =>
+  resolveShared(ls, options).ok;
+
 export function mapRule(rule: SigmaRule, options: MappingOptions = {}): RuleMapping {
   const resolved = resolveShared(rule.logsource, options);
   if (!resolved.ok)
