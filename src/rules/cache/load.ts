@@ -121,7 +121,9 @@ export function buildCachedRules(input: CachedRulesInput): BuiltRules {
             all,
             loaded,
             clean,
-            ruleSet.allAnchors(),
+            // The workers' anchors: those an earlier run kept, else every variant's computed here
+            // once (and kept by finish), so that no worker computes its own each run.
+            learnt.anchors.size > 0 ? learnt.anchors : ruleSetNow().allAnchors(),
           );
           return portable;
         },
