@@ -115,15 +115,22 @@ export function buildCachedRules(input: CachedRulesInput): BuiltRules {
           return ruleSetNow();
         },
         get portable() {
-          portable ??= portableSigma(
+          if (portable !== undefined) return portable;
+          // The workers' anchors: those an earlier run kept, else every variant's computed here
+          // once and kept at once (the engine's jobs never call finish), so that no worker
+          // computes its own each run.
+          let anchors = learnt.anchors;
+          if (anchors.size === 0) {
+            anchors = ruleSetNow().allAnchors();
+            cache.rememberLearnt(anchorSalt, { anchors, scanners: new Map() });
+          }
+          portable = portableSigma(
             { sources: cache.sources, parsed: cache.bytes(), placeholdersFrom: fileCount },
             placeholders,
             all,
             loaded,
             clean,
-            // The workers' anchors: those an earlier run kept, else every variant's computed here
-            // once (and kept by finish), so that no worker computes its own each run.
-            learnt.anchors.size > 0 ? learnt.anchors : ruleSetNow().allAnchors(),
+            anchors,
           );
           return portable;
         },
