@@ -11,7 +11,7 @@ import type { LiteralScanner, LiteralSink } from './literal-scan.js';
 /** Longer texts are scanned each time: they rarely repeat and would crowd the memo. */
 const MAX_TEXT = 256;
 /** Characters of texts the memo holds before it starts afresh. */
-const MAX_CHARS = 32_768;
+const MAX_CHARS = 8_192;
 /** Lookups between checks of the hit rate. */
 const WINDOW = 2_048;
 /** A window with fewer hits than one in this many sends the memo to rest. */
