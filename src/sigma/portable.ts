@@ -13,7 +13,7 @@ import { mapsLogSource } from './logsource/index.js';
 import type { SigmaFilter, SigmaRule } from './model.js';
 import type { PlaceholderValues } from './modifiers/index.js';
 import { decodeParsed } from './parsed-form.js';
-import { type Anchors, compileRuleSet, type RuleSet } from './ruleset/index.js';
+import { compileRuleSet, type RuleSet } from './ruleset/index.js';
 
 /** The rule texts' parse, as `encodeParsed` made it, and the names their rules are loaded under. */
 export interface PortableTexts {
@@ -40,8 +40,6 @@ interface PortableBody extends PortableTexts {
   readonly titles: readonly string[];
   /** Per text, documents known to compile (load.ts `trusted`), or null. */
   readonly trusted: readonly (readonly number[])[] | null;
-  /** The making thread's anchors of the kept rules' variants (`RuleSet.allAnchors`), or null. */
-  readonly anchors: readonly (readonly [string, Anchors | null])[] | null;
 }
 
 let serial = 0;
@@ -56,7 +54,6 @@ export function portableSigma(
   all: LoadResult,
   loaded: LoadResult,
   trusted?: readonly (readonly number[])[],
-  anchors?: ReadonlyMap<string, Anchors | null>,
 ): PortableSigma {
   const position = new Map(all.rules.map((r, i) => [r, i]));
   const keep = loaded.rules === all.rules ? null : loaded.rules.map((r) => position.get(r) ?? -1);
@@ -68,7 +65,6 @@ export function portableSigma(
     keep,
     titles: loaded.rules.map((r) => r.title),
     trusted: trusted?.length === texts.sources.length ? trusted : null,
-    anchors: anchors === undefined ? null : [...anchors],
   };
   const bytes = serialize(body);
   const shared = new Uint8Array(new SharedArrayBuffer(bytes.length));
@@ -109,12 +105,6 @@ export function loadPortable(portable: Pick<PortableSigma, 'shared'>): LoadedPor
   // (SigmaHQ's rules/ has 734 of 3,207); the others keep their positions among the kept rules.
   const position = new Map<SigmaRule, number>();
   for (const [i, r] of (kept as SigmaRule[]).entries()) if (mapsLogSource(r.logsource)) position.set(r, i);
-  // The making thread's anchors, checked as a cache's are: a worker computing its own took
-  // about 0.2 s of CPU per run with SigmaHQ's rules.
-  const ruleSet = compileRuleSet({
-    rules: [...position.keys()],
-    filters,
-    ...(body.anchors === null ? {} : { options: { knownAnchors: new Map(body.anchors) } }),
-  });
+  const ruleSet = compileRuleSet({ rules: [...position.keys()], filters });
   return { ruleSet, position };
 }

@@ -274,8 +274,8 @@ export class RuleSet {
   }
 
   /**
-   * Every variant's anchors, by `anchorKey`, computed where not yet taken: what another thread's
-   * rule set of the same rules is given (`knownAnchors`) instead of computing its own.
+   * Every variant's anchors, by `anchorKey`, computed where not yet taken (for a cache, or to
+   * see what the prefilter reads off a rule).
    */
   allAnchors(): Map<string, Anchors | null> {
     const out = new Map<string, Anchors | null>();
