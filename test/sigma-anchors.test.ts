@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { RE2JS } from 're2js';
 import { anchorKey, compileRuleSet, eventFromObject, loadRules, type SigmaRule } from '../src/sigma/index.js';
+import { detectionAnchors } from '../src/sigma/ruleset/anchors.js';
 import { regexLiterals } from '../src/sigma/ruleset/regex-literals.js';
 
 const atLeast3 = (literal: string) => literal.length >= 3;
@@ -176,13 +177,7 @@ test('short literals of rare symbols anchor (command-line obfuscation), short co
   const literals = (title: string) =>
     rs.variants
       .filter((v) => v.rule.title === title)
-      .map(
-        (v) =>
-          rs
-            .allAnchors()
-            .get(anchorKey(v))
-            ?.map((c) => c.map((x) => x.literal)) ?? null,
-      );
+      .map((v) => detectionAnchors(v.detection, {})?.map((c) => c.map((x) => x.literal)) ?? null);
   assert.deepEqual(literals('carets')[0], [['^^', ' c^md']]);
   assert.deepEqual(literals('backtick')[0], [['`']]);
   assert.equal(literals('switch')[0], null);

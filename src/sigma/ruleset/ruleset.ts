@@ -273,16 +273,6 @@ export class RuleSet {
     return out;
   }
 
-  /**
-   * Every variant's anchors, by `anchorKey`, computed where not yet taken (for a cache, or to
-   * see what the prefilter reads off a rule).
-   */
-  allAnchors(): Map<string, Anchors | null> {
-    const out = new Map<string, Anchors | null>();
-    for (const e of this.entries) if (e.key !== null) out.set(e.key, e.anchors ?? null);
-    return out;
-  }
-
   /** The literal scanners its plans use, by key, for a cache to give a later run (`knownScanners`). */
   takenScanners(): Map<string, ScannerData> {
     return this.scanners.taken();
