@@ -10,7 +10,13 @@ import { eventDescriptions } from '../lookup/index.js';
 import type { Descriptions } from '../messages/index.js';
 import { DecodePool, type EvtxParse } from '../parse/index.js';
 import type { PackedRows, RowRef } from '../rows/index.js';
-import { type CompiledSigma, type PortableSigma, portableFits, type SigmaRule } from '../sigma/index.js';
+import {
+  type CompiledSigma,
+  type PortableSigma,
+  portableFits,
+  referencedBy,
+  type SigmaRule,
+} from '../sigma/index.js';
 
 export interface PipelineStage {
   /** Sent with every task: the version and the shared texts only (titles stay here). */
@@ -163,7 +169,7 @@ function correlatedRules(loaded: CompiledSigma['loaded']): number[] {
   const refs = new Set(loaded.correlations.flatMap((c) => c.rules));
   const out: number[] = [];
   loaded.rules.forEach((r, i) => {
-    if ((r.id !== undefined && refs.has(r.id)) || (r.name !== undefined && refs.has(r.name))) out.push(i);
+    if (referencedBy(refs, r)) out.push(i);
   });
   return out;
 }

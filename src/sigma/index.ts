@@ -137,6 +137,7 @@ export {
   DEFAULT_MAX_MATCHES,
   type MatchPlace,
   type RuleMatcher,
+  referencedBy,
   type SessionResult,
   SigmaSession,
   type SigmaSessionOptions,

@@ -164,10 +164,21 @@ export class SigmaSession {
   }
 
   private fieldsOf(rule: SigmaRule): readonly string[] | undefined {
-    if (this.fieldsByRef.size === 0) return undefined;
+    if (this.fieldsByRef.size === 0 || !referencedBy(this.fieldsByRef, rule)) return undefined;
     const byId = rule.id === undefined ? undefined : this.fieldsByRef.get(rule.id);
     const byName = rule.name === undefined ? undefined : this.fieldsByRef.get(rule.name);
-    if (byId === undefined && byName === undefined) return undefined;
     return [...(byId ?? []), ...(byName ?? [])];
   }
+}
+
+/**
+ * Whether a correlation names `rule` among its `rules` (`refs`: every name they give), by id or
+ * by name: the one test of which rules' matches a correlation reads, so that a worker sends back
+ * exactly the matched events the session keeps.
+ */
+export function referencedBy(
+  refs: { has(ref: string): boolean },
+  rule: Pick<SigmaRule, 'id' | 'name'>,
+): boolean {
+  return (rule.id !== undefined && refs.has(rule.id)) || (rule.name !== undefined && refs.has(rule.name));
 }
