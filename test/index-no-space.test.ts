@@ -19,8 +19,9 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { cannotWrite, isNoSpace } from '../src/errors/index.js';
 import { errorInsight } from '../src/insights/index.js';
-import { decodeResult, JOB_NO_SPACE_TEXT, type JobRunners, Scheduler } from '../src/jobs/index.js';
+import { decodeResult, JOB_NO_SPACE_TEXT } from '../src/jobs/index.js';
 import { Store } from '../src/store/index.js';
+import { oneJob } from './helpers/one-job.js';
 import { smallDisk, smallDiskUnavailable } from './helpers/small-disk.js';
 import { manyEventsLog } from './helpers/small-log.js';
 
@@ -71,21 +72,8 @@ test('a job whose disk-full outcome does not fit is written at the next poll, wh
   const runner = async () => {
     throw cannotWrite('the event index');
   };
-  const scheduler = new Scheduler({
-    store,
-    runners: { winevtx: runner } as unknown as JobRunners,
-    concurrency: 1,
-    maxAttempts: 3,
-    onStatus: (e) => statuses.push(e.status),
-  });
+  const { scheduler, row } = oneJob(store, { winevtx: runner }, (e) => statuses.push(e.status));
   try {
-    scheduler.start();
-    const row = scheduler.submit({
-      owner: null,
-      priority: 0,
-      ownerKey: null,
-      input: { type: 'winevtx', file_ids: [], run_sigma_rules: false },
-    });
     while (scheduler.runningCount > 0) await new Promise((r) => setTimeout(r, 5));
     assert.equal(store.jobs.get(row.id)!.status, 'Processing', 'not even the Failed status fit');
     // The poll meets the full disk instead of reading Processing forever.

@@ -16,11 +16,12 @@ import { test } from 'node:test';
 import { openSqlite } from '../native/sqlite.js';
 import { fromThreadFailure, isNoSpace, TaeError, threadFailure } from '../src/errors/index.js';
 import { errorInsight, metadataInsight } from '../src/insights/index.js';
-import { decodeResult, JOB_NO_SPACE_TEXT, type JobRunners, Scheduler } from '../src/jobs/index.js';
+import { decodeResult, JOB_NO_SPACE_TEXT } from '../src/jobs/index.js';
 import { RuleLibrary } from '../src/rules/library.js';
 import { settingsOf } from '../src/rules/options.js';
 import { openIndex } from '../src/rules/schema.js';
 import { Store } from '../src/store/index.js';
+import { oneJob } from './helpers/one-job.js';
 import { smallDisk, smallDiskUnavailable } from './helpers/small-disk.js';
 
 const caught = (f: () => unknown): unknown => {
@@ -101,23 +102,10 @@ test('a job whose results do not fit the space left fails with the disk-full ins
     'yara_file_community',
     'yara_file_custom',
   ];
-  const scheduler = new Scheduler({
-    store,
-    runners: Object.fromEntries(types.map((t) => [t, runner])) as unknown as JobRunners,
-    concurrency: 1,
-    maxAttempts: 3,
-    onStatus: (e) => {
-      if (e.status === 'Completed' || e.status === 'Failed') settle(e.status);
-    },
+  const { scheduler, row } = oneJob(store, Object.fromEntries(types.map((t) => [t, runner])), (e) => {
+    if (e.status === 'Completed' || e.status === 'Failed') settle(e.status);
   });
   try {
-    scheduler.start();
-    const row = scheduler.submit({
-      owner: null,
-      priority: 0,
-      ownerKey: null,
-      input: { type: 'winevtx', file_ids: [], run_sigma_rules: false },
-    });
     // About 60 KiB of room: the disk-full insight fits, the results do not.
     store.db.pragma(`max_page_count = ${Number(store.db.pragma('page_count', { simple: true })) + 15}`);
     roomCapped();
