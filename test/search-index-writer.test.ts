@@ -34,19 +34,18 @@ function packed(events: readonly EvtxEvent[]): RowRef[] {
 
 test('a batch that cannot reach the writer thread ends the build and removes its files', async () => {
   const events = await storyEvents();
-  assert.ok(events.length >= 6);
+  assert.ok(events.length >= 9);
   const path = join(dir, 'moved.sqlite');
   const b = new EventIndexBuilder({ path, key: null }, { sigma: false, batchSize: 2, writerThreadFrom: 1 });
-  const first = packed(events.slice(0, 3));
-  const second = packed(events.slice(3, 6));
-  for (const row of first) b.add(row, 'a.evtx', []);
-  for (const row of second) b.add(row, 'a.evtx', []);
-  // The first chunk's buffers moved to the writer with the batches sent after the second began.
-  assert.equal(first[0]!.packed.bytes.byteLength, 0);
-  assert.ok(second[0]!.packed.bytes.byteLength > 0, 'the chunk being added stays here');
+  const [first, second, third] = [0, 3, 6].map((at) => packed(events.slice(at, at + 3)));
+  // Batches go at a chunk's first row (the first one on this thread, then on the writer's).
+  for (const row of [...first!, ...second!, ...third!]) b.add(row, 'a.evtx', []);
+  // The second chunk's buffers moved to the writer with the batch sent when the third began.
+  assert.equal(second![0]!.packed.bytes.byteLength, 0);
+  assert.ok(third![0]!.packed.bytes.byteLength > 0, 'the chunk being added stays here');
   // A row of a chunk already handed over cannot be sent: the build stops instead of hanging.
-  b.add(first[0]!, 'a.evtx', []);
-  assert.throws(() => b.add(first[1]!, 'a.evtx', []), /detached/i);
+  b.add(second![0]!, 'a.evtx', []);
+  await assert.rejects(b.finish(), /detached|cannot transfer/i);
   await b.abort(); // the files go once the writer thread has let them go (their space with them)
   assert.equal(existsSync(`${path}.stage`), false);
   assert.deepEqual(
@@ -54,4 +53,20 @@ test('a batch that cannot reach the writer thread ends the build and removes its
     [],
   );
   await assert.rejects(b.finish(), /already finished/);
+});
+
+test("rows batched at their chunks' ends all reach the index, each complete chunk moved whole", async () => {
+  const events = await storyEvents();
+  const path = join(dir, 'whole.sqlite');
+  const b = new EventIndexBuilder({ path, key: null }, { sigma: false, batchSize: 2, writerThreadFrom: 1 });
+  const chunks = [0, 3, 6].map((at) => packed(events.slice(at, at + 3)));
+  for (const row of chunks[0]!) b.add(row, 'a.evtx', []);
+  // Past the batch size, but the chunk is not complete: nothing left this thread yet.
+  assert.ok(chunks[0]![0]!.packed.bytes.byteLength > 0);
+  for (const row of [...chunks[1]!, ...chunks[2]!]) b.add(row, 'a.evtx', []);
+  // Each complete chunk went whole: moved (the writer's), never sent while still being added.
+  assert.equal(chunks[1]![0]!.packed.bytes.byteLength, 0);
+  const built = await b.finish();
+  assert.equal(built.events, 9);
+  rmSync(path, { force: true });
 });

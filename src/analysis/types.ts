@@ -59,19 +59,32 @@ export interface Builder {
   finish(): Insight[];
 }
 
-/** A loaded Sigma rule (or correlation) reduced to what the analysis reports of it. */
-export function sigmaRuleRef(r: {
+type RuleSource = {
   readonly title: string;
   readonly id?: string;
   readonly level?: string;
   readonly status?: string;
   readonly tags: readonly string[];
-}): SigmaMatchInput['rule'] {
-  return {
-    title: r.title,
-    ...(r.id ? { id: r.id } : {}),
-    ...(r.level ? { level: r.level } : {}),
-    ...(r.status ? { status: r.status } : {}),
-    tags: [...r.tags],
-  };
+};
+
+/** One reference per loaded rule: a job asks once per match, and the event index keys on it. */
+const refs = new WeakMap<RuleSource, SigmaMatchInput['rule']>();
+
+/**
+ * A loaded Sigma rule (or correlation) reduced to what the analysis reports of it; frozen, as
+ * every match of the rule shares it (a rule does not change once loaded).
+ */
+export function sigmaRuleRef(r: RuleSource): SigmaMatchInput['rule'] {
+  let ref = refs.get(r);
+  if (ref === undefined) {
+    ref = Object.freeze({
+      title: r.title,
+      ...(r.id ? { id: r.id } : {}),
+      ...(r.level ? { level: r.level } : {}),
+      ...(r.status ? { status: r.status } : {}),
+      tags: Object.freeze([...r.tags]),
+    });
+    refs.set(r, ref);
+  }
+  return ref;
 }
