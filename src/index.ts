@@ -5,6 +5,9 @@
  * the subpaths (`threat-analysis-engine/evtx`, `/sigma`, `/yara`, `/lookup`, `/search`,
  * `/service`, `/http`).
  */
+// First: refuses an unsupported Node.js before any other module is evaluated.
+import './runtime/index.js';
+
 export { type ErrorCode, isTaeError, TaeError } from './errors/index.js';
 export type {
   DecodedChunk,

@@ -2,6 +2,9 @@
  * `threat-analysis-engine/lookup`: Windows event ids and file names from bundled data, the
  * lookup endpoint as `lookup`, and datasets extended with a user's own exports.
  */
+// First: refuses an unsupported Node.js before any other module is evaluated.
+import '../runtime/index.js';
+
 export { type ErrorCode, isTaeError, TaeError } from '../errors/index.js';
 export {
   type CreateLookupDatasetOptions,

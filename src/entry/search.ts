@@ -2,6 +2,9 @@
  * `threat-analysis-engine/search`: event indexes of EVTX files, built once (`buildIndex`) and
  * searched like the service's search endpoint (`search`), without an Engine or data directory.
  */
+// First: refuses an unsupported Node.js before any other module is evaluated.
+import '../runtime/index.js';
+
 export { type ErrorCode, isTaeError, TaeError } from '../errors/index.js';
 export {
   type BuildIndexOptions,

@@ -2,6 +2,9 @@
  * `threat-analysis-engine/service`: the service interface in-process, `Engine.open()` with one
  * method per endpoint, its error table and request/response types.
  */
+// First: refuses an unsupported Node.js before any other module is evaluated.
+import '../runtime/index.js';
+
 export { type ErrorCode, isTaeError, TaeError } from '../errors/index.js';
 export {
   type Auth,

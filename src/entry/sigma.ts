@@ -3,6 +3,9 @@
  * events and correlations, the evidence of a match (`matchEvidence`), and the Sigma data
  * endpoint as `runSigma`.
  */
+// First: refuses an unsupported Node.js before any other module is evaluated.
+import '../runtime/index.js';
+
 export { type ErrorCode, isTaeError, TaeError } from '../errors/index.js';
 export {
   type CompiledSigma,

@@ -2,6 +2,9 @@
  * `threat-analysis-engine/yara`: YARA-X rules compiled once and scanned in worker threads, the
  * YARA data endpoint as `runYara`, and file scans as `scanFiles`.
  */
+// First: refuses an unsupported Node.js before any other module is evaluated.
+import '../runtime/index.js';
+
 export { type ErrorCode, isTaeError, TaeError } from '../errors/index.js';
 export {
   type CommunityRules,
