@@ -5,30 +5,20 @@
  * written by our own writer.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { writeEvtx } from '../fixtures/evtx-writer/index.js';
-import { ensureBuilt } from './helpers/cli-binary.js';
+import { packTarball, ROOT, sh } from './helpers/pack.js';
 import { smallLog, smallLogEvents } from './helpers/small-log.js';
 
-const ROOT = join(import.meta.dirname, '..');
 const EXAMPLES = join(ROOT, 'examples');
 const work = mkdtempSync(join(tmpdir(), 'tae-pack-'));
 const app = join(work, 'app');
 after(() => rmSync(work, { recursive: true, force: true }));
 
-function sh(cmd: string, args: readonly string[], cwd: string) {
-  const r = spawnSync(cmd, args, {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, npm_config_fund: 'false' },
-  });
-  assert.equal(r.status, 0, `${cmd} ${args.join(' ')}\n${r.stdout}\n${r.stderr}`);
-  return r;
-}
 const node = (args: readonly string[]) => sh(process.execPath, args, app);
 
 const FAILED_LOGON = `title: Failed logon from the network
@@ -44,13 +34,10 @@ const SUBPATHS = ['', '/evtx', '/sigma', '/yara', '/lookup', '/search', '/servic
 const ALL_ENTRIES = SUBPATHS.map((s, i) => `import * as e${i} from 'threat-analysis-engine${s}';`).join('\n');
 
 before(() => {
-  ensureBuilt();
-  sh('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', work], ROOT);
-  const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
-  assert.ok(tarball, 'npm pack wrote a tarball');
+  const tarball = packTarball(work);
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-  sh('npm', ['install', '--prefer-offline', '--no-audit', '--ignore-scripts', join(work, tarball)], app);
+  sh('npm', ['install', '--prefer-offline', '--no-audit', '--ignore-scripts', tarball], app);
   for (const f of readdirSync(EXAMPLES)) copyFileSync(join(EXAMPLES, f), join(app, f));
   writeFileSync(
     join(app, 'all-entries.ts'),
@@ -71,9 +58,7 @@ before(() => {
         noEmit: true,
         verbatimModuleSyntax: true,
         erasableSyntaxOnly: true,
-        // @types/node from the project: the consumer installs nothing but the tarball.
-        typeRoots: [join(ROOT, 'node_modules', '@types')],
-        types: ['node'],
+        // No types: the package's declarations bring the Node types they use (its dependency).
       },
       include: ['*.ts', '*.mjs', '*.cjs'],
     }),

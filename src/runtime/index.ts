@@ -1,9 +1,15 @@
+/// <reference types="node" preserve="true" />
 /**
  * The Node.js version the package needs, checked when this module is evaluated. Every entry
  * point (src/index.ts, src/entry/*, the CLI's main.ts) imports it before anything else: ES
  * modules are evaluated in import order, so a throw here stops the entry before any sibling
  * module runs and before a native package (SQLite, YARA-X) is loaded. On Node 20 those
  * native packages end the process with a segmentation fault and no message (issue 48).
+ *
+ * The reference above is kept in the published declarations (`preserve`), and every entry's
+ * declarations import this module's: a consumer's TypeScript then loads the Node types that the
+ * declarations use (`Buffer`, `NodeJS.ReadableStream`…) from the package's `@types/node`
+ * dependency, without `"types": ["node"]` (TypeScript 6+ defaults to none) or an install.
  */
 import { TaeError } from '../errors/index.js';
 

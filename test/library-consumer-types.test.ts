@@ -1,0 +1,116 @@
+/**
+ * The declarations compile in a consumer's project with no setup (issue 48): the packed tarball
+ * installed from the registry into fresh projects, one where the consumer installs nothing else
+ * and one where they add `@types/node` themselves (its latest), each compiled with the latest
+ * TypeScript 5 and the current major (`strict`, `skipLibCheck: false`, `module: nodenext`, no
+ * `types`), then run. Skips when the registry cannot be reached.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { packTarball, sh } from './helpers/pack.js';
+import { smallLog } from './helpers/small-log.js';
+
+const ping = spawnSync('npm', ['ping'], { encoding: 'utf8', timeout: 20_000 });
+const skip =
+  ping.status === 0 ? false : `the npm registry cannot be reached (npm ping: ${ping.status ?? ping.signal})`;
+
+/** The compilers, installed under aliases beside each other. */
+const COMPILERS = { 'ts-5': 'typescript@5', 'ts-current': 'typescript@latest' } as const;
+const CONSUMERS = { 'nothing else': [], '@types/node': ['@types/node'] } as const;
+
+const RULE = `title: Failed logon from the network
+level: medium
+logsource: {product: windows, service: security}
+detection:
+  selection: {EventID: 4625, LogonType: 3}
+  condition: selection
+`;
+
+/** The five functions of the README, and per-event Sigma hits, in one strict program. */
+const PROGRAM = `import { readFileSync } from 'node:fs';
+import { compileRuleSet, loadRules, lookup, parseEvtx, runSigma, runYara, search } from 'threat-analysis-engine';
+import { sigmaEventFromEvtx } from 'threat-analysis-engine/sigma';
+
+const [log = '', ruleFile = ''] = process.argv.slice(2);
+const ruleText = readFileSync(ruleFile, 'utf8');
+const ruleSet = compileRuleSet({ rules: loadRules(ruleText, ruleFile).rules });
+const hits: { rule: string; eventRecordId: number }[] = [];
+const events: unknown[] = [];
+for await (const record of parseEvtx(log, { outputs: ['event', 'json'] })) {
+  if (record.event === undefined || record.json === undefined) continue;
+  events.push(JSON.parse(record.json));
+  for (const { rule } of ruleSet.match(sigmaEventFromEvtx(record.event)))
+    hits.push({ rule: rule.title, eventRecordId: record.event.recordId });
+}
+const base64 = (text: string): string => Buffer.from(text).toString('base64');
+const sigma = runSigma({ test_data: base64(JSON.stringify(events)), operation: 'run_rule', rule: base64(ruleText) });
+const yara = await runYara({
+  test_data: base64('bytes TAE-MARKER bytes'),
+  operation: 'run_rule',
+  rule: base64('rule marker { strings: $a = "TAE-MARKER" condition: $a }'),
+});
+const found = await search({ files: [log] }, { search: 'EVILSVC', browse_events: true, show: 10 });
+const looked = lookup({ search: '4625', module: 'event_id' });
+console.log(JSON.stringify({ hits, sigma: sigma.results, yara: yara.results, found: found.insights, looked: looked.rows }));
+`;
+
+const TSCONFIG = {
+  compilerOptions: {
+    strict: true,
+    skipLibCheck: false,
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    target: 'es2022',
+    noEmit: true,
+  },
+  include: ['program.ts'],
+};
+
+describe('the packed declarations in a fresh consumer project', { skip }, () => {
+  const work = mkdtempSync(join(tmpdir(), 'tae-consumer-'));
+  after(() => rmSync(work, { recursive: true, force: true }));
+  let tarball = '';
+
+  for (const [consumer, extra] of Object.entries(CONSUMERS)) {
+    const app = join(work, consumer.replace(/\W+/g, '-'));
+    describe(`installing the tarball and ${consumer}`, () => {
+      test('installs from the registry', () => {
+        tarball ||= packTarball(work);
+        mkdirSync(app);
+        writeFileSync(
+          join(app, 'package.json'),
+          JSON.stringify({ name: 'app', private: true, type: 'module' }),
+        );
+        const specs = Object.entries(COMPILERS).map(([alias, spec]) => `${alias}@npm:${spec}`);
+        sh('npm', ['install', '--prefer-online', tarball, ...specs, ...extra], app);
+        writeFileSync(join(app, 'tsconfig.json'), JSON.stringify(TSCONFIG));
+        writeFileSync(join(app, 'program.ts'), PROGRAM);
+      });
+      for (const alias of Object.keys(COMPILERS))
+        test(`compiles with 0 errors under ${alias} (strict, skipLibCheck false, nodenext)`, () => {
+          const tsc = join(app, 'node_modules', alias, 'bin', 'tsc');
+          const version = JSON.parse(readFileSync(join(app, 'node_modules', alias, 'package.json'), 'utf8'));
+          const r = spawnSync(process.execPath, [tsc, '-p', app], { cwd: app, encoding: 'utf8' });
+          assert.equal(r.stdout + r.stderr, '', `TypeScript ${version.version}`);
+          assert.equal(r.status, 0);
+        });
+    });
+  }
+
+  test('the program runs: per-event hits, the data endpoints, search and lookup answer', () => {
+    const app = join(work, 'nothing-else');
+    writeFileSync(join(app, 'small.evtx'), smallLog());
+    writeFileSync(join(app, 'rule.yml'), RULE);
+    const out = JSON.parse(sh(process.execPath, ['program.ts', 'small.evtx', 'rule.yml'], app).stdout);
+    assert.equal(out.hits.length, 4);
+    assert.ok(out.hits.every((h: { rule: string }) => h.rule === 'Failed logon from the network'));
+    assert.equal(out.sigma[0].type, 'Table');
+    assert.ok(out.yara.some((e: object) => 'Table' in e));
+    assert.ok(out.found.length > 0);
+    assert.ok(out.looked.some((row: string[]) => row[0] === '4625'));
+  });
+});
