@@ -1,12 +1,20 @@
 /**
  * The package as a tool builder gets it: `npm pack`, the tarball installed into a fresh
- * project (from the npm cache, the registry only for what it lacks), the examples/ type-checked there under a strict
- * tsconfig with `skipLibCheck: false`, then run (ESM, TypeScript and require()) over EVTX
- * written by our own writer.
+ * project (from the npm cache, the registry only for what it lacks), its examples/ and the
+ * README's TypeScript blocks type-checked there under a strict tsconfig with `skipLibCheck: false`,
+ * then run (ESM, TypeScript and require()) over EVTX written by our own writer.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -14,7 +22,6 @@ import { writeEvtx } from '../fixtures/evtx-writer/index.js';
 import { packTarball, ROOT, sh } from './helpers/pack.js';
 import { smallLog, smallLogEvents } from './helpers/small-log.js';
 
-const EXAMPLES = join(ROOT, 'examples');
 const work = mkdtempSync(join(tmpdir(), 'tae-pack-'));
 const app = join(work, 'app');
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -29,6 +36,20 @@ detection:
   condition: selection
 `;
 
+/**
+ * The README's TypeScript blocks, each a program of its own. They use a few values they do not
+ * define (the bytes of an upload, a Base64 test document): the preamble gives them, over the
+ * `Security.evtx` the test writes. The service block ends with the engine closed.
+ */
+const README_BLOCKS = [
+  ...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/^```ts\n([\s\S]*?)^```$/gm),
+].map((m) => m[1]!);
+const README_PREAMBLE = `import { readFileSync as readSample } from 'node:fs';
+const bytes = readSample('Security.evtx');
+const base64Json = Buffer.from(JSON.stringify({ Event: { System: { EventID: 4625 } } })).toString('base64');
+`;
+const readmeEpilogue = (block: string) => (/\bconst engine = /.test(block) ? 'await engine.close();\n' : '');
+
 /** Every entry point imported with every name, so the whole published surface is type-checked. */
 const SUBPATHS = ['', '/evtx', '/sigma', '/yara', '/lookup', '/search', '/service', '/http'];
 const ALL_ENTRIES = SUBPATHS.map((s, i) => `import * as e${i} from 'threat-analysis-engine${s}';`).join('\n');
@@ -37,17 +58,29 @@ before(() => {
   const tarball = packTarball(work);
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-  sh('npm', ['install', '--prefer-offline', '--no-audit', '--ignore-scripts', tarball], app);
-  for (const f of readdirSync(EXAMPLES)) copyFileSync(join(EXAMPLES, f), join(app, f));
+  const installed = sh(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--ignore-scripts', tarball],
+    app,
+  );
+  assert.doesNotMatch(installed.stderr, /npm warn/i, 'installing the tarball warns of nothing');
+  // From the installed package: examples/ ships in the tarball.
+  const examples = join(app, 'node_modules', 'threat-analysis-engine', 'examples');
+  assert.deepEqual(readdirSync(examples).sort(), readdirSync(join(ROOT, 'examples')).sort());
+  for (const f of readdirSync(examples)) copyFileSync(join(examples, f), join(app, f));
   writeFileSync(
     join(app, 'all-entries.ts'),
     `${ALL_ENTRIES}\nexport { ${SUBPATHS.map((_, i) => `e${i}`).join(', ')} };\n`,
   );
+  for (const [i, block] of README_BLOCKS.entries())
+    writeFileSync(join(app, `readme-${i + 1}.ts`), `${README_PREAMBLE}${block}${readmeEpilogue(block)}`);
+  writeFileSync(join(app, 'Security.evtx'), smallLog());
   writeFileSync(
     join(app, 'tsconfig.json'),
     JSON.stringify({
       compilerOptions: {
         strict: true,
+        noUncheckedIndexedAccess: true,
         skipLibCheck: false,
         module: 'nodenext',
         moduleResolution: 'nodenext',
@@ -74,7 +107,8 @@ before(() => {
 });
 
 describe('the packed package in a fresh project', () => {
-  test('the examples and every entry point type-check (strict, skipLibCheck false)', () => {
+  test('the examples, the README blocks and every entry point type-check (strict, noUncheckedIndexedAccess, skipLibCheck false)', () => {
+    assert.equal(README_BLOCKS.length, 2, 'the README has two TypeScript blocks');
     sh(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', app], app);
   });
 
@@ -83,6 +117,13 @@ describe('the packed package in a fresh project', () => {
     const script = `for (const s of ${subpaths}) if (typeof require('threat-analysis-engine' + s).TaeError !== 'function') throw new Error(s);`;
     writeFileSync(join(app, 'require-all.cjs'), script);
     node(['require-all.cjs']);
+  });
+
+  test("the README's blocks run: the parse loop prints the failed logons, the service answers", () => {
+    const parse = node(['readme-1.ts']);
+    assert.match(parse.stdout, /^\d{4}-\d\d-\d\dT[\d:.]+Z administrator /m);
+    assert.match(parse.stdout, /records: 7/);
+    node(['readme-2.ts']);
   });
 
   test('decode-jsonl.mjs writes one JSON line per record', () => {
