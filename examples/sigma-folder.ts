@@ -31,9 +31,9 @@ for (const name of readdirSync(logsDir)
   for await (const record of parse) {
     if (record.event === undefined) continue;
     for (const { rule } of ruleSet.match(sigmaEventFromEvtx(record.event))) {
-      console.log(
-        JSON.stringify({ file: name, recordId: record.recordId, rule: rule.title, level: rule.level }),
-      );
+      // The Windows EventRecordID, as Event Viewer shows it (record.recordNumber is the header's).
+      const recordId = record.event.recordId;
+      console.log(JSON.stringify({ file: name, recordId, rule: rule.title, level: rule.level }));
       hits.set(rule.title, (hits.get(rule.title) ?? 0) + 1);
     }
   }
