@@ -47,14 +47,14 @@ for await (const record of parseEvtx(log, { outputs: ['event', 'json'] })) {
     hits.push({ rule: rule.title, eventRecordId: record.event.recordId });
 }
 const base64 = (text: string): string => Buffer.from(text).toString('base64');
-const sigma = runSigma({ test_data: base64(JSON.stringify(events)), operation: 'run_rule', rule: base64(ruleText) });
+const sigma = await runSigma({ test_data: base64(JSON.stringify(events)), operation: 'run_rule', rule: base64(ruleText) });
 const yara = await runYara({
   test_data: base64('bytes TAE-MARKER bytes'),
   operation: 'run_rule',
   rule: base64('rule marker { strings: $a = "TAE-MARKER" condition: $a }'),
 });
 const found = await search({ files: [log] }, { search: 'EVILSVC', browse_events: true, show: 10 });
-const looked = lookup({ search: '4625', module: 'event_id' });
+const looked = await lookup({ search: '4625', module: 'event_id' });
 console.log(JSON.stringify({ hits, sigma: sigma.results, yara: yara.results, found: found.insights, looked: looked.rows }));
 `;
 
