@@ -1,8 +1,8 @@
 /**
  * threat-analysis-engine: offline analysis of Windows event logs. The front door: `parseEvtx`,
  * `runSigma`, `runYara`, `lookup` and `search` (with `buildIndex`), each with one validated
- * options object and coded errors. More of each area, the Engine and the HTTP twin come from
- * the subpaths (`threat-analysis-engine/evtx`, `/sigma`, `/yara`, `/lookup`, `/search`,
+ * options object and coded errors, and `sigmaHits` for per-event Sigma results. More of each
+ * area, the Engine and the HTTP twin come from the subpaths (`threat-analysis-engine/evtx`, `/sigma`, `/yara`, `/lookup`, `/search`,
  * `/service`, `/http`).
  */
 // First: refuses an unsupported Node.js before any other module is evaluated.
@@ -27,7 +27,10 @@ export {
   type IndexSigmaRules,
   type IndexSourceOptions,
   type SearchSource,
+  type SigmaHit,
+  type SigmaHitsOptions,
   search,
+  sigmaHits,
 } from './library/index.js';
 export {
   type LookupFilter,
@@ -49,6 +52,7 @@ export type { EventTableResponse, RebuiltJobResponse, SearchFilter, SearchRespon
 export {
   type CompiledSigma,
   compileRuleSet,
+  type EvidenceField,
   type LoadResult,
   loadRules,
   type RuleSet,
@@ -58,6 +62,7 @@ export {
   type SigmaDataRequest,
   type SigmaDataResponse,
   type SigmaDataResult,
+  type SigmaLevel,
   type SigmaRule,
 } from './sigma/index.js';
 export {

@@ -74,6 +74,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   /** Compositions for embedders (buildIndex, search): the job's pipeline without the Engine. */
   library: [
     'errors',
+    'evtx',
     'parse',
     'pipeline',
     'sigma',

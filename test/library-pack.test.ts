@@ -108,7 +108,7 @@ before(() => {
 
 describe('the packed package in a fresh project', () => {
   test('the examples, the README blocks and every entry point type-check (strict, noUncheckedIndexedAccess, skipLibCheck false)', () => {
-    assert.equal(README_BLOCKS.length, 2, 'the README has two TypeScript blocks');
+    assert.equal(README_BLOCKS.length, 3, 'the README has three TypeScript blocks');
     sh(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', app], app);
   });
 
@@ -119,11 +119,12 @@ describe('the packed package in a fresh project', () => {
     node(['require-all.cjs']);
   });
 
-  test("the README's blocks run: the parse loop prints the failed logons, the service answers", () => {
-    const parse = node(['readme-1.ts']);
+  test("the README's blocks run: the parse loop prints the failed logons, sigmaHits its hits, the service answers", () => {
+    const [parse, hits] = [node(['readme-1.ts']), node(['readme-2.ts'])];
     assert.match(parse.stdout, /^\d{4}-\d\d-\d\dT[\d:.]+Z administrator /m);
     assert.match(parse.stdout, /records: 7/);
-    node(['readme-2.ts']);
+    assert.match(hits.stdout, /^(?:informational|low|medium|high|critical) .+ \d+ \S+=/m);
+    node(['readme-3.ts']);
   });
 
   test('decode-jsonl.mjs writes one JSON line per record', () => {
