@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { writeEvtx } from '../fixtures/evtx-writer/index.js';
+import { type DocExample, docExamples } from './helpers/doc-examples.js';
 import { packTarball, ROOT, sh } from './helpers/pack.js';
 import { smallLog, smallLogEvents } from './helpers/small-log.js';
 
@@ -48,13 +49,17 @@ const README_PREAMBLE = `import { readFileSync as readSample } from 'node:fs';
 const bytes = readSample('Security.evtx');
 const base64Json = Buffer.from(JSON.stringify({ Event: { System: { EventID: 4625 } } })).toString('base64');
 `;
+/** The `@example` blocks of the installed declarations, each run with the root's functions imported. */
+let DOC_EXAMPLES: DocExample[] = [];
+const docProgram = (example: DocExample, names: readonly string[]) =>
+  `import { ${names.join(', ')} } from 'threat-analysis-engine';\n${example.code}`;
 const readmeEpilogue = (block: string) => (/\bconst engine = /.test(block) ? 'await engine.close();\n' : '');
 
 /** Every entry point imported with every name, so the whole published surface is type-checked. */
 const SUBPATHS = ['', '/evtx', '/sigma', '/yara', '/lookup', '/search', '/service', '/http'];
 const ALL_ENTRIES = SUBPATHS.map((s, i) => `import * as e${i} from 'threat-analysis-engine${s}';`).join('\n');
 
-before(() => {
+before(async () => {
   const tarball = packTarball(work);
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
@@ -75,6 +80,11 @@ before(() => {
   for (const [i, block] of README_BLOCKS.entries())
     writeFileSync(join(app, `readme-${i + 1}.ts`), `${README_PREAMBLE}${block}${readmeEpilogue(block)}`);
   writeFileSync(join(app, 'Security.evtx'), smallLog());
+  const pkg = join(app, 'node_modules', 'threat-analysis-engine');
+  const rootNames = Object.keys(await import(join(pkg, 'dist', 'src', 'index.js'))).sort();
+  DOC_EXAMPLES = docExamples(join(pkg, 'dist'));
+  for (const [i, example] of DOC_EXAMPLES.entries())
+    writeFileSync(join(app, `doc-${i + 1}.ts`), docProgram(example, rootNames));
   writeFileSync(
     join(app, 'tsconfig.json'),
     JSON.stringify({
@@ -125,6 +135,17 @@ describe('the packed package in a fresh project', () => {
     assert.match(parse.stdout, /records: 7/);
     assert.match(hits.stdout, /^(?:informational|low|medium|high|critical) .+ \d+ \S+=/m);
     node(['readme-3.ts']);
+  });
+
+  test('the @example of every front-door function ships in the declarations, type-checks and runs', () => {
+    const documented = DOC_EXAMPLES.map((e) => e.file).sort();
+    for (const file of ['parse-evtx', 'run', 'run-yara', 'search', 'lookup', 'sigma-hits', 'build-index'])
+      assert.ok(
+        documented.some((d) => d.endsWith(`/${file}.d.ts`)),
+        `${file}.d.ts has an @example`,
+      );
+    for (const [i, example] of DOC_EXAMPLES.entries())
+      assert.notEqual(node([`doc-${i + 1}.ts`]).stdout, '', `${example.file}'s example prints`);
   });
 
   test('decode-jsonl.mjs writes one JSON line per record', () => {

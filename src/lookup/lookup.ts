@@ -19,6 +19,7 @@ const KNOWN_OPTIONS: Record<keyof LookupOptions, true> = { dataset: true };
  *
  * @example
  * const { columns, rows } = await lookup({ search: '4625', module: 'event_id' });
+ * console.log(columns, rows[0]);
  */
 export async function lookup(request: LookupRequest, options: LookupOptions = {}): Promise<LookupResult> {
   return lookupSync(request, options);

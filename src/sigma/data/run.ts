@@ -161,9 +161,13 @@ function asMatcher(source: unknown): CommunityMatcher {
  * Engine's `sigmaData` runs them on a worker).
  *
  * @example
- * const rule = Buffer.from(ruleYaml).toString('base64');
- * const events = Buffer.from(JSON.stringify([{ EventID: 4625, LogonType: 3 }])).toString('base64');
+ * const yaml = `title: Failed logon
+ * logsource: {product: windows, service: security}
+ * detection: {selection: {EventID: 4625}, condition: selection}`;
+ * const rule = Buffer.from(yaml).toString('base64');
+ * const events = Buffer.from(JSON.stringify([{ Channel: 'Security', EventID: 4625 }])).toString('base64');
  * const { results } = await runSigma({ test_data: events, operation: 'run_rule', rule });
+ * console.log(results); // [{ type: 'Table', title: 'Sigma Analysis Results', data: [['Rule'], ['Failed logon']], … }]
  */
 export async function runSigma(
   request: SigmaDataRequest,
