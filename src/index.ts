@@ -4,6 +4,8 @@
  * options object and coded errors, and `sigmaHits` for per-event Sigma results. More of each
  * area, the Engine and the HTTP twin come from the subpaths (`threat-analysis-engine/evtx`, `/sigma`, `/yara`, `/lookup`, `/search`,
  * `/service`, `/http`).
+ *
+ * @module threat-analysis-engine
  */
 // First: refuses an unsupported Node.js before any other module is evaluated.
 import './runtime/index.js';

@@ -1,6 +1,8 @@
 /**
  * `threat-analysis-engine/evtx`: EVTX decoding alone, the lightest import (no SQLite, YARA,
  * HTTP or zip module is loaded).
+ *
+ * @module threat-analysis-engine/evtx
  */
 // First: refuses an unsupported Node.js before any other module is evaluated.
 import '../runtime/index.js';

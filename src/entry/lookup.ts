@@ -1,6 +1,8 @@
 /**
  * `threat-analysis-engine/lookup`: Windows event ids and file names from bundled data, the
  * lookup endpoint as `lookup`, and datasets extended with a user's own exports.
+ *
+ * @module threat-analysis-engine/lookup
  */
 // First: refuses an unsupported Node.js before any other module is evaluated.
 import '../runtime/index.js';

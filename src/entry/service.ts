@@ -1,6 +1,8 @@
 /**
  * `threat-analysis-engine/service`: the service interface in-process, `Engine.open()` with one
  * method per endpoint, its error table and request/response types.
+ *
+ * @module threat-analysis-engine/service
  */
 // First: refuses an unsupported Node.js before any other module is evaluated.
 import '../runtime/index.js';

@@ -2,6 +2,8 @@
  * `threat-analysis-engine/sigma`: loading Sigma rules, compiling them into rule sets, matching
  * events and correlations, the evidence of a match (`matchEvidence`), the Sigma data endpoint
  * as `runSigma` (per-event hits over an EVTX file, `sigmaHits`, come from the root).
+ *
+ * @module threat-analysis-engine/sigma
  */
 // First: refuses an unsupported Node.js before any other module is evaluated.
 import '../runtime/index.js';

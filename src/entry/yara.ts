@@ -1,6 +1,8 @@
 /**
  * `threat-analysis-engine/yara`: YARA-X rules compiled once and scanned in worker threads, the
  * YARA data endpoint as `runYara`, and file scans as `scanFiles`.
+ *
+ * @module threat-analysis-engine/yara
  */
 // First: refuses an unsupported Node.js before any other module is evaluated.
 import '../runtime/index.js';
