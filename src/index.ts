@@ -10,7 +10,14 @@
 // First: refuses an unsupported Node.js before any other module is evaluated.
 import './runtime/index.js';
 
-export { type ErrorCode, isTaeError, TaeError } from './errors/index.js';
+export {
+  ERROR_CODES,
+  type ErrorBodyFormat,
+  type ErrorCode,
+  isTaeError,
+  TaeError,
+  type TaeErrorOptions,
+} from './errors/index.js';
 export type {
   DecodedChunk,
   Diagnostic,
@@ -20,6 +27,19 @@ export type {
   ParsedRecord,
   RecordOutput,
 } from './evtx/index.js';
+export type {
+  ChartInsight,
+  ErrorInsight,
+  GraphInsight,
+  GraphMetadata,
+  IndexTableInsight,
+  IndexTableRow,
+  Insight,
+  MetadataInsight,
+  TableInsight,
+  TimelineEntry,
+  TimelineInsight,
+} from './insights/index.js';
 export {
   type BuildIndexOptions,
   buildIndex,
@@ -53,19 +73,28 @@ export {
 export type { EventTableResponse, RebuiltJobResponse, SearchFilter, SearchResponse } from './search/index.js';
 export {
   type CompiledSigma,
+  type CorrelationCondition,
   compileRuleSet,
   type EvidenceField,
   type LoadResult,
+  type LogSource,
   loadRules,
+  type RelatedRule,
   type RuleSet,
+  type RuleSetCoverage,
+  type RuleSetStats,
+  type RuleStats,
   type RunSigmaOptions,
   runSigma,
   type SigmaCommunityRules,
+  type SigmaCorrelation,
   type SigmaDataRequest,
   type SigmaDataResponse,
   type SigmaDataResult,
+  type SigmaFilter,
   type SigmaLevel,
   type SigmaRule,
+  type VariantStats,
 } from './sigma/index.js';
 export {
   type RunYaraOptions,
@@ -73,4 +102,5 @@ export {
   type YaraDataElement,
   type YaraDataRequest,
   type YaraDataResponse,
+  type YaraOperation,
 } from './yara/index.js';

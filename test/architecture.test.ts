@@ -118,8 +118,9 @@ const ALLOWED: Record<string, readonly string[]> = {
     'library',
     'service',
     'http',
+    'insights',
   ],
-  '.': ['runtime', 'errors', 'evtx', 'parse', 'sigma', 'yara', 'lookup', 'search', 'library'],
+  '.': ['runtime', 'errors', 'evtx', 'parse', 'sigma', 'yara', 'lookup', 'search', 'library', 'insights'],
 };
 /** Node built-ins a pure module must not touch (node:crypto's randomBytes and zlib's crc32 are pure). */
 const IO_MODULES = [

@@ -20,7 +20,7 @@ after(() => rmSync(out, { recursive: true, force: true }));
 
 const FRONT_DOOR = ['parseEvtx', 'runSigma', 'runYara', 'search', 'lookup', 'buildIndex', 'sigmaHits'];
 
-test('npm run docs writes a page per entry point and each front-door function with its example', {
+test('npm run docs warns of nothing; a page per entry point and per front-door function, with its example', {
   skip,
 }, () => {
   const r = spawnSync('npm', ['run', 'docs', '--', '--out', out], {
@@ -29,7 +29,8 @@ test('npm run docs writes a page per entry point and each front-door function wi
     timeout: 120_000,
   });
   assert.equal(r.status, 0, r.stdout + r.stderr);
-  assert.match(r.stdout + r.stderr, /Found 0 errors/);
+  // A warning is mostly a type that a public signature uses and no entry exports.
+  assert.doesNotMatch(r.stdout + r.stderr, /warning/i);
   for (const entry of ['', '_evtx', '_sigma', '_yara', '_lookup', '_search', '_service', '_http'])
     assert.ok(
       existsSync(join(out, 'modules', `threat-analysis-engine${entry}.html`)),

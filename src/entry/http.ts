@@ -9,6 +9,7 @@ import '../runtime/index.js';
 
 export { type ErrorCode, isTaeError, TaeError } from '../errors/index.js';
 export {
+  type ClientAbort,
   createHttpHandler,
   DEFAULT_HTTP_LIMITS,
   type HttpHandler,

@@ -13,6 +13,7 @@ export {
   createLookupDataset,
   FILTER_OPERATORS,
   type FilterOperator,
+  type ImportDiagnostic,
   type ImportResult,
   importLookupCsv,
   importLookupJson,
@@ -25,5 +26,9 @@ export {
   type LookupOptions,
   type LookupRequest,
   type LookupResult,
+  type LookupRow,
   lookup,
+  type ProviderXmlImportOptions,
+  type TableImportOptions,
+  type VersionInfoImportOptions,
 } from '../lookup/index.js';

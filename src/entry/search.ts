@@ -8,6 +8,19 @@
 import '../runtime/index.js';
 
 export { type ErrorCode, isTaeError, TaeError } from '../errors/index.js';
+export type {
+  ChartInsight,
+  ErrorInsight,
+  GraphInsight,
+  GraphMetadata,
+  IndexTableInsight,
+  IndexTableRow,
+  Insight,
+  MetadataInsight,
+  TableInsight,
+  TimelineEntry,
+  TimelineInsight,
+} from '../insights/index.js';
 export {
   type BuildIndexOptions,
   buildIndex,

@@ -9,11 +9,15 @@ import '../runtime/index.js';
 
 export { type ErrorCode, isTaeError, TaeError } from '../errors/index.js';
 export {
+  type CacheSource,
   type CommunityRules,
   type CompiledRuleSet,
   type CompileOutcome,
   type CompileRulesOptions,
   defaultYaraEngine,
+  type NativeVariables,
+  type PatternHits,
+  type RuleSource,
   type RunYaraOptions,
   runYara,
   type ScanFilesOptions,
@@ -29,6 +33,11 @@ export {
   type YaraFileInput,
   type YaraFileScan,
   type YaraInsight,
+  type YaraMetaValue,
+  type YaraOperation,
   type YaraRuleChoice,
   type YaraRuleMatch,
+  type YaraRuleMetadata,
+  type YaraSeverity,
+  type YaraTable,
 } from '../yara/index.js';
