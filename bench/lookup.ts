@@ -5,7 +5,7 @@
  *   node --import tsx bench/lookup.ts [--rounds N]
  */
 import { performance } from 'node:perf_hooks';
-import { builtinLookupDataset, type LookupRequest, lookup } from '../src/lookup/index.js';
+import { builtinLookupDataset, type LookupRequest, lookupSync as lookup } from '../src/lookup/index.js';
 import { benchArgs, numberArg } from './args.js';
 
 const USAGE = `

@@ -40,7 +40,7 @@ if (!existsSync(join(import.meta.dirname, '..', 'dist', 'src', 'cli', 'sigma-rul
   process.exit(2);
 }
 
-/** As src/cli/main.ts runs the analysing commands: its V8 flags and its re-execution's young generation. */
+/** As src/cli/program.ts runs the analysing commands: its V8 flags and its re-execution's young generation. */
 const CLI_FLAGS = [
   '--max-semi-space-size=16',
   '--heap-growing-percent=25',

@@ -1,11 +1,10 @@
 // Run Sigma rules over every EVTX file of a folder (TypeScript; Node 24 runs it as is).
 //   node sigma-folder.ts RULES_DIR LOGS_DIR
 // The rules are compiled once into a rule set (mapped to Windows channels and event ids,
-// indexed); each event is then matched against it.
+// indexed); sigmaHits then yields one typed hit per matching event and rule.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseEvtx } from 'threat-analysis-engine/evtx';
-import { compileRuleSet, loadRules, type SigmaRule, sigmaEventFromEvtx } from 'threat-analysis-engine/sigma';
+import { compileRuleSet, loadRules, type SigmaRule, sigmaHits } from 'threat-analysis-engine';
 
 const [rulesDir, logsDir] = process.argv.slice(2);
 if (rulesDir === undefined || logsDir === undefined) {
@@ -27,15 +26,12 @@ const hits = new Map<string, number>();
 for (const name of readdirSync(logsDir)
   .filter((n) => n.endsWith('.evtx'))
   .sort()) {
-  const parse = parseEvtx(join(logsDir, name), { outputs: ['event'] });
-  for await (const record of parse) {
-    if (record.event === undefined) continue;
-    for (const { rule } of ruleSet.match(sigmaEventFromEvtx(record.event))) {
-      console.log(
-        JSON.stringify({ file: name, recordId: record.recordId, rule: rule.title, level: rule.level }),
-      );
-      hits.set(rule.title, (hits.get(rule.title) ?? 0) + 1);
-    }
+  for await (const hit of sigmaHits(join(logsDir, name), { sigma: ruleSet })) {
+    // recordId is the Windows EventRecordID, as Event Viewer shows it.
+    const { recordId, title, level, evidence } = hit;
+    const fields = Object.fromEntries(evidence.map((f) => [f.name, f.value]));
+    console.log(JSON.stringify({ file: name, recordId, rule: title, level, fields }));
+    hits.set(title, (hits.get(title) ?? 0) + 1);
   }
 }
 console.error(`${rules.length} rules; hits: ${JSON.stringify(Object.fromEntries(hits))}`);

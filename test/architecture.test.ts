@@ -16,6 +16,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   display: [],
   /** The package's version (the CLI's --version, the rule cache's keys). */
   version: [],
+  /** The Node.js version the package needs, checked first by every entry point. */
+  runtime: ['errors'],
   /** Worker-thread pools that a stray worker message cannot end the process with. */
   threads: ['errors'],
   evtx: ['errors'],
@@ -70,8 +72,21 @@ const ALLOWED: Record<string, readonly string[]> = {
     'search',
   ],
   /** Compositions for embedders (buildIndex, search): the job's pipeline without the Engine. */
-  library: ['errors', 'parse', 'pipeline', 'sigma', 'analysis', 'insights', 'lookup', 'search', 'native'],
+  library: [
+    'errors',
+    'evtx',
+    'parse',
+    'pipeline',
+    'sigma',
+    'analysis',
+    'insights',
+    'lookup',
+    'search',
+    'native',
+    'rules',
+  ],
   cli: [
+    'runtime',
     'errors',
     'display',
     'version',
@@ -91,8 +106,21 @@ const ALLOWED: Record<string, readonly string[]> = {
     'library',
   ],
   /** The published subpath entries (`threat-analysis-engine/evtx`, …): re-exports only. */
-  entry: ['errors', 'evtx', 'parse', 'sigma', 'yara', 'lookup', 'search', 'library', 'service', 'http'],
-  '.': ['errors', 'evtx', 'parse', 'sigma', 'yara', 'lookup', 'search', 'library'],
+  entry: [
+    'runtime',
+    'errors',
+    'evtx',
+    'parse',
+    'sigma',
+    'yara',
+    'lookup',
+    'search',
+    'library',
+    'service',
+    'http',
+    'insights',
+  ],
+  '.': ['runtime', 'errors', 'evtx', 'parse', 'sigma', 'yara', 'lookup', 'search', 'library', 'insights'],
 };
 /** Node built-ins a pure module must not touch (node:crypto's randomBytes and zlib's crc32 are pure). */
 const IO_MODULES = [
@@ -134,7 +162,9 @@ const folderOf = (file: string): string => {
   return rel.length === 1 ? '.' : rel[0]!;
 };
 
-const IMPORT = /^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm;
+/** Static imports and re-exports, side-effect imports, and dynamic imports of a literal path. */
+const IMPORT =
+  /^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
 
 /** Every edge of ALLOWED, as `from -> to`, to find the ones no import uses. */
 const unused = new Set(Object.entries(ALLOWED).flatMap(([from, tos]) => tos.map((to) => `${from} -> ${to}`)));
@@ -145,7 +175,7 @@ test('src folders import only the folders their layer allows, and only through i
     const from = folderOf(file);
     const text = readFileSync(file, 'utf8');
     for (const m of text.matchAll(IMPORT)) {
-      const spec = m[1] ?? m[2]!;
+      const spec = m[1] ?? m[2] ?? m[3]!;
       if (PURE.has(from) && IO_MODULES.includes(spec)) problems.push(`${file}: pure module imports ${spec}`);
       if (!spec.startsWith('.')) continue;
       const target = join(file, '..', spec);

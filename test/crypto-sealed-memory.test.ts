@@ -52,7 +52,7 @@ test('authenticating and reading a 96 MiB sealed file raises RSS by a few MiB, n
         String(plainBytes),
         String(sealedBytes),
       ],
-      // As the CLI runs (src/cli/main.ts): segments freed on the decipher thread that malloc'd
+      // As the CLI runs (src/cli/program.ts): segments freed on the decipher thread that malloc'd
       // them here stay in per-thread arenas otherwise (+22 MiB over 192 MiB, +2 with two arenas).
       { encoding: 'utf8', env: { ...process.env, MALLOC_ARENA_MAX: '2' } },
     );

@@ -43,16 +43,16 @@ describe('options objects are validated at the door', () => {
     assert.throws(() => parseEvtx(SMALL, { thread: 2 } as never), unknown('thread'));
     assert.throws(() => parseEvtx(SMALL, { thread: 2 } as never), /did you mean 'threads'/);
     const sigma = { test_data: b64('{"EventID": 1}'), operation: 'run_community_rules' } as const;
-    assert.throws(
-      () => runSigma(sigma, { comunity: () => ({ match: () => [] }) } as never),
+    await assert.rejects(
+      runSigma(sigma, { comunity: () => ({ match: () => [] }) } as never),
       unknown('comunity'),
     );
     await assert.rejects(
       runYara({ test_data: b64('x'), operation: 'run_community_rules' }, { timeout: 5 } as never),
       unknown('timeout'),
     );
-    assert.throws(
-      () => lookup({ search: '4624', module: 'event_id' }, { data: 1 } as never),
+    await assert.rejects(
+      lookup({ search: '4624', module: 'event_id' }, { data: 1 } as never),
       unknown('data'),
     );
     await assert.rejects(
@@ -88,23 +88,23 @@ detection:
     operation: 'run_community_rules',
   } as const;
 
-  test('compileRuleSet output serves run_community_rules, run after run', () => {
+  test('compileRuleSet output serves run_community_rules, run after run', async () => {
     const loaded = loadRules(RULE, 'failed-logon.yml');
     const ruleSet = compileRuleSet({ rules: loaded.rules });
     for (let i = 0; i < 2; i++) {
-      const { results } = runSigma(request, { community: ruleSet });
+      const { results } = await runSigma(request, { community: ruleSet });
       assert.equal(results[0]?.type, 'Table');
       assert.deepEqual(results[0]?.type === 'Table' && results[0].data.slice(1).map((r) => r[0]), [
         'failed-logon',
       ]);
     }
-    const lazily = runSigma(request, { community: () => ruleSet }).results[0];
+    const lazily = (await runSigma(request, { community: () => ruleSet })).results[0];
     assert.ok(lazily?.type === 'Table' && lazily.data.length === 2);
   });
 
-  test('a community option that is neither a rule set nor a matcher is refused by name', () => {
-    assert.throws(
-      () => runSigma(request, { community: {} as never }),
+  test('a community option that is neither a rule set nor a matcher is refused by name', async () => {
+    await assert.rejects(
+      runSigma(request, { community: {} as never }),
       coded('INVALID_ARGUMENT', /options\.community/),
     );
   });

@@ -1,34 +1,32 @@
 /**
  * The package as a tool builder gets it: `npm pack`, the tarball installed into a fresh
- * project (from the npm cache, the registry only for what it lacks), the examples/ type-checked there under a strict
- * tsconfig with `skipLibCheck: false`, then run (ESM, TypeScript and require()) over EVTX
- * written by our own writer.
+ * project (from the npm cache, the registry only for what it lacks), its examples/ and the
+ * README's TypeScript blocks type-checked there under a strict tsconfig with `skipLibCheck: false`,
+ * then run (ESM, TypeScript and require()) over EVTX written by our own writer.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { writeEvtx } from '../fixtures/evtx-writer/index.js';
-import { ensureBuilt } from './helpers/cli-binary.js';
+import { type DocExample, docExamples } from './helpers/doc-examples.js';
+import { packTarball, ROOT, sh } from './helpers/pack.js';
 import { smallLog, smallLogEvents } from './helpers/small-log.js';
 
-const ROOT = join(import.meta.dirname, '..');
-const EXAMPLES = join(ROOT, 'examples');
 const work = mkdtempSync(join(tmpdir(), 'tae-pack-'));
 const app = join(work, 'app');
 after(() => rmSync(work, { recursive: true, force: true }));
 
-function sh(cmd: string, args: readonly string[], cwd: string) {
-  const r = spawnSync(cmd, args, {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, npm_config_fund: 'false' },
-  });
-  assert.equal(r.status, 0, `${cmd} ${args.join(' ')}\n${r.stdout}\n${r.stderr}`);
-  return r;
-}
 const node = (args: readonly string[]) => sh(process.execPath, args, app);
 
 const FAILED_LOGON = `title: Failed logon from the network
@@ -39,28 +37,60 @@ detection:
   condition: selection
 `;
 
+/**
+ * The README's TypeScript blocks, each a program of its own. They use a few values they do not
+ * define (the bytes of an upload, a Base64 test document): the preamble gives them, over the
+ * `Security.evtx` the test writes. The service block ends with the engine closed.
+ */
+const README_BLOCKS = [
+  ...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/^```ts\n([\s\S]*?)^```$/gm),
+].map((m) => m[1]!);
+const README_PREAMBLE = `import { readFileSync as readSample } from 'node:fs';
+const bytes = readSample('Security.evtx');
+const base64Json = Buffer.from(JSON.stringify({ Event: { System: { EventID: 4625 } } })).toString('base64');
+`;
+/** The `@example` blocks of the installed declarations, each run with the root's functions imported. */
+let DOC_EXAMPLES: DocExample[] = [];
+const docProgram = (example: DocExample, names: readonly string[]) =>
+  `import { ${names.join(', ')} } from 'threat-analysis-engine';\n${example.code}`;
+const readmeEpilogue = (block: string) => (/\bconst engine = /.test(block) ? 'await engine.close();\n' : '');
+
 /** Every entry point imported with every name, so the whole published surface is type-checked. */
 const SUBPATHS = ['', '/evtx', '/sigma', '/yara', '/lookup', '/search', '/service', '/http'];
 const ALL_ENTRIES = SUBPATHS.map((s, i) => `import * as e${i} from 'threat-analysis-engine${s}';`).join('\n');
 
-before(() => {
-  ensureBuilt();
-  sh('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', work], ROOT);
-  const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
-  assert.ok(tarball, 'npm pack wrote a tarball');
+before(async () => {
+  const tarball = packTarball(work);
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-  sh('npm', ['install', '--prefer-offline', '--no-audit', '--ignore-scripts', join(work, tarball)], app);
-  for (const f of readdirSync(EXAMPLES)) copyFileSync(join(EXAMPLES, f), join(app, f));
+  const installed = sh(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--ignore-scripts', tarball],
+    app,
+  );
+  assert.doesNotMatch(installed.stderr, /npm warn/i, 'installing the tarball warns of nothing');
+  // From the installed package: examples/ ships in the tarball.
+  const examples = join(app, 'node_modules', 'threat-analysis-engine', 'examples');
+  assert.deepEqual(readdirSync(examples).sort(), readdirSync(join(ROOT, 'examples')).sort());
+  for (const f of readdirSync(examples)) copyFileSync(join(examples, f), join(app, f));
   writeFileSync(
     join(app, 'all-entries.ts'),
     `${ALL_ENTRIES}\nexport { ${SUBPATHS.map((_, i) => `e${i}`).join(', ')} };\n`,
   );
+  for (const [i, block] of README_BLOCKS.entries())
+    writeFileSync(join(app, `readme-${i + 1}.ts`), `${README_PREAMBLE}${block}${readmeEpilogue(block)}`);
+  writeFileSync(join(app, 'Security.evtx'), smallLog());
+  const pkg = join(app, 'node_modules', 'threat-analysis-engine');
+  const rootNames = Object.keys(await import(join(pkg, 'dist', 'src', 'index.js'))).sort();
+  DOC_EXAMPLES = docExamples(join(pkg, 'dist'));
+  for (const [i, example] of DOC_EXAMPLES.entries())
+    writeFileSync(join(app, `doc-${i + 1}.ts`), docProgram(example, rootNames));
   writeFileSync(
     join(app, 'tsconfig.json'),
     JSON.stringify({
       compilerOptions: {
         strict: true,
+        noUncheckedIndexedAccess: true,
         skipLibCheck: false,
         module: 'nodenext',
         moduleResolution: 'nodenext',
@@ -71,9 +101,7 @@ before(() => {
         noEmit: true,
         verbatimModuleSyntax: true,
         erasableSyntaxOnly: true,
-        // @types/node from the project: the consumer installs nothing but the tarball.
-        typeRoots: [join(ROOT, 'node_modules', '@types')],
-        types: ['node'],
+        // No types: the package's declarations bring the Node types they use (its dependency).
       },
       include: ['*.ts', '*.mjs', '*.cjs'],
     }),
@@ -89,7 +117,8 @@ before(() => {
 });
 
 describe('the packed package in a fresh project', () => {
-  test('the examples and every entry point type-check (strict, skipLibCheck false)', () => {
+  test('the examples, the README blocks and every entry point type-check (strict, noUncheckedIndexedAccess, skipLibCheck false)', () => {
+    assert.equal(README_BLOCKS.length, 3, 'the README has three TypeScript blocks');
     sh(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', app], app);
   });
 
@@ -98,6 +127,25 @@ describe('the packed package in a fresh project', () => {
     const script = `for (const s of ${subpaths}) if (typeof require('threat-analysis-engine' + s).TaeError !== 'function') throw new Error(s);`;
     writeFileSync(join(app, 'require-all.cjs'), script);
     node(['require-all.cjs']);
+  });
+
+  test("the README's blocks run: the parse loop prints the failed logons, sigmaHits its hits, the service answers", () => {
+    const [parse, hits] = [node(['readme-1.ts']), node(['readme-2.ts'])];
+    assert.match(parse.stdout, /^\d{4}-\d\d-\d\dT[\d:.]+Z administrator /m);
+    assert.match(parse.stdout, /records: 7/);
+    assert.match(hits.stdout, /^(?:informational|low|medium|high|critical) .+ \d+ \S+=/m);
+    node(['readme-3.ts']);
+  });
+
+  test('the @example of every front-door function ships in the declarations, type-checks and runs', () => {
+    const documented = DOC_EXAMPLES.map((e) => e.file).sort();
+    for (const file of ['parse-evtx', 'run', 'run-yara', 'search', 'lookup', 'sigma-hits', 'build-index'])
+      assert.ok(
+        documented.some((d) => d.endsWith(`/${file}.d.ts`)),
+        `${file}.d.ts has an @example`,
+      );
+    for (const [i, example] of DOC_EXAMPLES.entries())
+      assert.notEqual(node([`doc-${i + 1}.ts`]).stdout, '', `${example.file}'s example prints`);
   });
 
   test('decode-jsonl.mjs writes one JSON line per record', () => {

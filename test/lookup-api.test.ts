@@ -10,7 +10,7 @@ import {
   type FILTER_OPERATORS,
   type LookupModule,
   type LookupRequest,
-  lookup,
+  lookupSync,
 } from '../src/lookup/index.js';
 
 /** A small dataset we control, so every expectation is computed by hand. */
@@ -92,12 +92,12 @@ const FILES = [
 ];
 const dataset = createLookupDataset({ includeBuiltin: false, eventId: EVENTS, fileName: FILES });
 /** Bodies as the endpoint receives them: any shape, checked at run time. */
-const run = (body: Record<string, unknown>) => lookup(body as unknown as LookupRequest, { dataset });
+const run = (body: Record<string, unknown>) => lookupSync(body as unknown as LookupRequest, { dataset });
 const ids = (body: Record<string, unknown>) => run(body).rows.map((r) => r[0]);
 
 function rejects(body: unknown, status: number, message: string, field?: string): void {
   assert.throws(
-    () => lookup(body as LookupRequest, { dataset }),
+    () => lookupSync(body as LookupRequest, { dataset }),
     (e: unknown) => {
       assert.ok(isTaeError(e));
       assert.equal(e.status, status);
@@ -324,7 +324,7 @@ describe('errors', () => {
   });
   test('a bad options.dataset is refused naming the option', () => {
     assert.throws(
-      () => lookup({ search: 'x', module: 'event_id' }, { dataset: {} as never }),
+      () => lookupSync({ search: 'x', module: 'event_id' }, { dataset: {} as never }),
       /options\.dataset/,
     );
   });

@@ -12,7 +12,7 @@ import {
   COLUMNS,
   type LookupFilter,
   type LookupModule,
-  lookup,
+  lookupSync,
 } from '../src/lookup/index.js';
 
 const data = builtinLookupDataset();
@@ -25,7 +25,7 @@ function eventRow(provider: string, id: string, version: string, os?: string): r
     { field: 'Version', operator: 'equals', value: version },
   ];
   if (os !== undefined) filter.push({ field: 'OS Version', operator: 'starts_with', value: os });
-  const { rows } = lookup({ search: id, module: 'event_id', show: 100, filter });
+  const { rows } = lookupSync({ search: id, module: 'event_id', show: 100, filter });
   assert.ok(rows.length >= 1, `no row for ${provider} ${id} v${version}`);
   return rows[rows.length - 1] as string[];
 }
@@ -330,7 +330,7 @@ describe('pinned event rows', () => {
   }
 
   test('Sysmon 1 carries ParentUser from schema 4.80 and OriginalFileName from 4.21', () => {
-    const rows = lookup({
+    const rows = lookupSync({
       search: '1',
       module: 'event_id',
       show: 20,
@@ -456,7 +456,7 @@ const FILES: [string, string, string, string, string?][] = [
 describe('pinned file rows', () => {
   for (const [name, folder, description, product, title] of FILES) {
     test(`${folder}\\${name} is "${description}"`, () => {
-      const { rows } = lookup({
+      const { rows } = lookupSync({
         search: name,
         module: 'file_name',
         filter: [{ field: 'File Path', operator: 'equals', value: `${folder}\\${name}` }],

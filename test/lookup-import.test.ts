@@ -8,7 +8,7 @@ import {
   importLookupJson,
   importProviderXml,
   importVersionInfo,
-  lookup,
+  lookupSync,
 } from '../src/lookup/index.js';
 
 describe('lookup CSV and JSON', () => {
@@ -121,13 +121,13 @@ describe('PowerShell VersionInfo', () => {
 
   test('imported rows merge with the built-in ones and become searchable', () => {
     const dataset = createLookupDataset({ fileName: importVersionInfo(json).rows });
-    const hit = lookup({ search: 'foo tool v2', module: 'file_name' }, { dataset });
+    const hit = lookupSync({ search: 'foo tool v2', module: 'file_name' }, { dataset });
     assert.deepEqual(
       hit.rows.map((r) => r[0]),
       ['foo.exe'],
     );
     assert.equal(dataset.counts().file_name, createLookupDataset().counts().file_name + 2);
-    assert.equal(lookup({ search: 'cmd.exe', module: 'file_name' }, { dataset }).rows.length, 3);
+    assert.equal(lookupSync({ search: 'cmd.exe', module: 'file_name' }, { dataset }).rows.length, 3);
   });
 });
 
@@ -250,7 +250,7 @@ Package:	%1]]></Message>
 
   test('imported provider rows are found by event id next to the built-in ones', () => {
     const dataset = createLookupDataset({ eventId: importProviderXml(xml).rows });
-    const got = lookup(
+    const got = lookupSync(
       {
         search: '100',
         module: 'event_id',

@@ -3,8 +3,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { writeEvtx } from '../fixtures/evtx-writer/index.js';
 import { DecodePool, isTaeError, parseEvtx } from '../src/index.js';
 import { EVTX_DIR, SKIP_NO_CORPUS } from './helpers/corpus.js';
+import { smallLogEvents } from './helpers/small-log.js';
 
 const SAMPLE = join(EVTX_DIR, 'evtx-crate-samples', 'security.evtx');
 
@@ -135,4 +137,19 @@ test('stats and the header describe the file', { skip: SKIP_NO_CORPUS }, async (
   assert.equal(parse.stats.chunks, 33);
   assert.equal(parse.header?.majorVersion, 3);
   assert.deepEqual(parse.diagnostics, []);
+});
+
+test("record.recordNumber is the record header's number and event.recordId the Windows EventRecordID", async () => {
+  const bytes = writeEvtx(smallLogEvents());
+  // The first record sits after the file header (4 KiB) and its chunk's header (512 bytes):
+  // magic, size, then the header's record number (u64), renumbered here apart from its event.
+  const view = new DataView(bytes.buffer, bytes.byteOffset);
+  assert.equal(view.getUint32(4608, true), 0x00002a2a);
+  view.setBigUint64(4608 + 8, 900n, true);
+  const first = await parseEvtx(bytes, { outputs: ['event'] })
+    [Symbol.asyncIterator]()
+    .next();
+  assert.equal(first.done, false);
+  assert.equal(first.value!.recordNumber, 900);
+  assert.equal(first.value!.event!.recordId, 1);
 });

@@ -30,7 +30,7 @@ test('a file read in buffers of its size gives every record, inline and on a poo
   writeFileSync(path, bytes);
   const ids = async (threads: number, source: string | Uint8Array) => {
     const out: number[] = [];
-    for await (const r of parseEvtx(source, { threads })) out.push(r.recordId);
+    for await (const r of parseEvtx(source, { threads })) out.push(r.recordNumber);
     return out;
   };
   const fromBytes = await ids(0, bytes);

@@ -134,7 +134,7 @@ describe('data endpoints run off the main thread with a time limit', () => {
       loaded.rules,
       compileRuleSet({ rules: loaded.rules, filters: loaded.filters }),
     );
-    const expected = runSigma(request, { community: matcher });
+    const expected = await runSigma(request, { community: matcher });
     const table = expected.results[0] as { data: string[][] };
     assert.ok(table.data.length >= 2, JSON.stringify(expected));
     assert.deepEqual(await engine.sigmaData(request), expected);

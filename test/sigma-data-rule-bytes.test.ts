@@ -81,17 +81,20 @@ describe('a rule that is not UTF-8 is 422 Rule is required at every rule-taking 
     }
   });
 
-  test('runSigma, the library door, refuses it alike; a BOM before a sound rule is not part of it', () => {
+  test('runSigma, the library door, refuses it alike; a BOM before a sound rule is not part of it', async () => {
     const test_data = b64('{"EventID": 1}');
-    assert.throws(
-      () => runSigma({ test_data, operation: 'run_rule', rule: b64(SIGMA, BAD[0]!) }),
+    await assert.rejects(
+      runSigma({ test_data, operation: 'run_rule', rule: b64(SIGMA, BAD[0]!) }),
       (e: Error & { status?: number }) => e.status === 422 && e.message === 'Rule is required',
     );
-    const bom = runSigma({
+    const bom = await runSigma({
       test_data,
       operation: 'run_rule',
       rule: b64(Buffer.from([0xef, 0xbb, 0xbf]), SIGMA),
     });
-    assert.deepEqual(bom.results, runSigma({ test_data, operation: 'run_rule', rule: b64(SIGMA) }).results);
+    assert.deepEqual(
+      bom.results,
+      (await runSigma({ test_data, operation: 'run_rule', rule: b64(SIGMA) })).results,
+    );
   });
 });

@@ -1,8 +1,8 @@
-/** runSigma: the Sigma data endpoint over supplied JSON and XML, custom and community rules. */
+/** runSigmaSync (runSigma's work, on the calling thread): the Sigma data endpoint over supplied JSON and XML, custom and community rules. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { isTaeError, type TaeError } from '../src/errors/index.js';
-import { detectionMatcher, loadRules, runSigma, type SigmaDataRequest } from '../src/sigma/index.js';
+import { detectionMatcher, loadRules, runSigmaSync, type SigmaDataRequest } from '../src/sigma/index.js';
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 
@@ -33,7 +33,7 @@ const sysmonXml = (image: string, cmd: string, id = 1) =>
 /** Hostile bodies: the request's type is what the endpoint accepts, not what it is sent. */
 function fails(request: object, status: number, message: string) {
   assert.throws(
-    () => runSigma(request as SigmaDataRequest),
+    () => runSigmaSync(request as SigmaDataRequest),
     (e: unknown) => {
       assert.ok(isTaeError(e));
       const err = e as TaeError;
@@ -52,7 +52,7 @@ describe('runSigma (the Sigma data endpoint)', () => {
   );
 
   test('a custom rule matching flat JSON gives a Table with the Rule column', () => {
-    const r = runSigma({ test_data: flat, operation: 'run_rule', rule: b64(ENCODED_PS) });
+    const r = runSigmaSync({ test_data: flat, operation: 'run_rule', rule: b64(ENCODED_PS) });
     assert.deepEqual(r, {
       results: [
         {
@@ -67,7 +67,7 @@ describe('runSigma (the Sigma data endpoint)', () => {
 
   test('no match is a Table with only its header row', () => {
     const other = b64(JSON.stringify({ Image: 'C:\\x\\cmd.exe', CommandLine: 'cmd /c dir' }));
-    const r = runSigma({ test_data: other, operation: 'run_rule', rule: b64(ENCODED_PS) });
+    const r = runSigmaSync({ test_data: other, operation: 'run_rule', rule: b64(ENCODED_PS) });
     assert.deepEqual(r.results[0], {
       type: 'Table',
       title: 'Sigma Analysis Results',
@@ -78,13 +78,13 @@ describe('runSigma (the Sigma data endpoint)', () => {
 
   test('event-log XML, several events, resolves System and EventData fields', () => {
     const xml = `<Events>${sysmonXml('C:\\a\\cmd.exe', 'cmd')}${sysmonXml('C:\\w\\powershell.exe', 'powershell.exe -enc AAAA')}</Events>`;
-    const r = runSigma({ test_data: b64(xml), operation: 'run_rule', rule: b64(ENCODED_PS) });
+    const r = runSigmaSync({ test_data: b64(xml), operation: 'run_rule', rule: b64(ENCODED_PS) });
     assert.deepEqual(r.results[0]?.type === 'Table' && r.results[0].data, [['Rule'], ['Encoded PowerShell']]);
     const byChannel = ENCODED_PS.replace(
       "Image|endswith: '\\\\powershell.exe'",
       "Channel: 'Microsoft-Windows-Sysmon/Operational'\n    Computer: WS1",
     );
-    const r2 = runSigma({ test_data: b64(xml), operation: 'run_rule', rule: b64(byChannel) });
+    const r2 = runSigmaSync({ test_data: b64(xml), operation: 'run_rule', rule: b64(byChannel) });
     assert.deepEqual(r2.results[0]?.type === 'Table' && r2.results[0].data.length, 2);
   });
 
@@ -94,7 +94,7 @@ describe('runSigma (the Sigma data endpoint)', () => {
     );
     const dotted = `title: dotted\nlogsource: {product: x}\ndetection:\n  s:\n    process.image|endswith: powershell.exe\n    process.args.line|contains: -enc\n  condition: s\n`;
     assert.equal(
-      runSigma({ test_data: nested, operation: 'run_rule', rule: b64(dotted) }).results[0]?.type,
+      runSigmaSync({ test_data: nested, operation: 'run_rule', rule: b64(dotted) }).results[0]?.type,
       'Table',
     );
     const crate = {
@@ -109,7 +109,7 @@ describe('runSigma (the Sigma data endpoint)', () => {
         EventData: { ServiceName: 'evil', ImagePath: 'C:\\evil.exe' },
       },
     };
-    const r = runSigma({
+    const r = runSigmaSync({
       test_data: b64(JSON.stringify([crate])),
       operation: 'run_rule',
       rule: b64(SERVICE),
@@ -125,7 +125,8 @@ describe('runSigma (the Sigma data endpoint)', () => {
       CommandLine: 'powershell.exe -enc SQBFAFgA',
     };
     const run = (event: object, rule: string) =>
-      runSigma({ test_data: b64(JSON.stringify(event)), operation: 'run_rule', rule: b64(rule) }).results[0];
+      runSigmaSync({ test_data: b64(JSON.stringify(event)), operation: 'run_rule', rule: b64(rule) })
+        .results[0];
     const table = (r: ReturnType<typeof run>) => (r?.type === 'Table' ? r.data : undefined);
     assert.deepEqual(table(run(security4688, ENCODED_PS)), [['Rule'], ['Encoded PowerShell']]);
     // The same fields on a channel process_creation does not cover: no match.
@@ -143,7 +144,7 @@ describe('runSigma (the Sigma data endpoint)', () => {
     const linux = `title: Linux only\nlogsource: {product: linux, service: auth}\ndetection:\n  s: {EventID: 4242}\n  condition: s\n`;
     const event = b64(JSON.stringify({ Channel: 'Application', EventID: 4242 }));
     const table = (rule: string) => {
-      const r = runSigma({ test_data: event, operation: 'run_rule', rule: b64(rule) }).results[0];
+      const r = runSigmaSync({ test_data: event, operation: 'run_rule', rule: b64(rule) }).results[0];
       return r?.type === 'Table' ? r.data : undefined;
     };
     assert.deepEqual(table(custom), [['Rule'], ['In-house source']]);
@@ -152,23 +153,23 @@ describe('runSigma (the Sigma data endpoint)', () => {
 
   test('JSON lines are read one event per line', () => {
     const lines = [{ EventID: 1 }, { EventID: 7045 }].map((e) => JSON.stringify(e)).join('\n');
-    const r = runSigma({ test_data: b64(lines), operation: 'run_rule', rule: b64(SERVICE) });
+    const r = runSigmaSync({ test_data: b64(lines), operation: 'run_rule', rule: b64(SERVICE) });
     assert.deepEqual(r.results[0]?.type === 'Table' && r.results[0].data, [['Rule'], ['Service installed']]);
   });
 
   test('an invalid rule is an in-band Error element', () => {
     const bad = ENCODED_PS.replace('condition: selection', 'condition: selection and');
-    const r = runSigma({ test_data: flat, operation: 'run_rule', rule: b64(bad) });
+    const r = runSigmaSync({ test_data: flat, operation: 'run_rule', rule: b64(bad) });
     assert.equal(r.results.length, 1);
     assert.equal(r.results[0]?.type, 'Error');
     assert.match(r.results[0]?.type === 'Error' ? r.results[0].message : '', /^Invalid Sigma rule format: /);
-    const yaml = runSigma({ test_data: flat, operation: 'run_rule', rule: b64('title: [unclosed') });
+    const yaml = runSigmaSync({ test_data: flat, operation: 'run_rule', rule: b64('title: [unclosed') });
     assert.equal(yaml.results[0]?.type, 'Error');
   });
 
   test('community rules give Rule, Description, Author, Tags and Level', () => {
     const loaded = loadRules(ENCODED_PS, 'rules/windows/proc_creation_win_powershell_encoded.yml');
-    const r = runSigma(
+    const r = runSigmaSync(
       { test_data: flat, operation: 'run_community_rules' },
       { community: () => detectionMatcher(loaded.rules) },
     );
@@ -193,7 +194,7 @@ describe('runSigma (the Sigma data endpoint)', () => {
 
   test("a community rule from a pack's top folder is named by its file stem, not the pack label", () => {
     const loaded = loadRules(ENCODED_PS, 'mypack:proc_creation_win_powershell_encoded.yml');
-    const r = runSigma(
+    const r = runSigmaSync(
       { test_data: flat, operation: 'run_community_rules' },
       { community: detectionMatcher(loaded.rules) },
     );
@@ -215,7 +216,7 @@ correlation:
 `;
     const ev = (m: number) => ({ EventID: 7045, Computer: 'h', UtcTime: `2026-01-01 10:0${m}:00.000` });
     const data = b64(JSON.stringify([ev(0), ev(1)]));
-    const r = runSigma({ test_data: data, operation: 'run_rule', rule: b64(text) });
+    const r = runSigmaSync({ test_data: data, operation: 'run_rule', rule: b64(text) });
     assert.deepEqual(r.results[0]?.type === 'Table' && r.results[0].data, [['Rule'], ['Many services']]);
   });
 

@@ -47,9 +47,9 @@ export function lookupCommand(program: Command): void {
       page: intFlag('--page', flags.page, 1, 10),
       show: intFlag('--show', flags.show, 1, 100),
     };
-    let result: ReturnType<typeof lookup>;
+    let result: Awaited<ReturnType<typeof lookup>>;
     try {
-      result = lookup(request as LookupRequest); // checked inside, as every endpoint body is
+      result = await lookup(request as LookupRequest); // checked inside, as every endpoint body is
     } catch (e) {
       // "Validation failed" is the endpoint's whole message; the command line can say which field.
       if (isTaeError(e) && e.code === 'VALIDATION_FAILED')

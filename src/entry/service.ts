@@ -1,9 +1,15 @@
 /**
  * `threat-analysis-engine/service`: the service interface in-process, `Engine.open()` with one
  * method per endpoint, its error table and request/response types.
+ *
+ * @module threat-analysis-engine/service
  */
+// First: refuses an unsupported Node.js before any other module is evaluated.
+import '../runtime/index.js';
+
 export { type ErrorCode, isTaeError, TaeError } from '../errors/index.js';
 export {
+  type AddPackOptions,
   type Auth,
   DEFAULT_LIMITS,
   DEFAULT_PUBLIC_TTL_MS,
@@ -16,6 +22,7 @@ export {
   type EngineRetention,
   ERROR_ROWS,
   type ErrorResponse,
+  type ErrorRow,
   errorResponse,
   type FileJobRequest,
   type FileListResponse,
@@ -26,17 +33,32 @@ export {
   type JobListResponse,
   type JobListRow,
   type JobRequest,
+  type JobStatus,
   type JobStatusEvent,
   type JobStatusResponse,
   KEY_ERROR_HEADER,
   type KeyProblem,
   type MessageResponse,
+  type PackDiagnostic,
+  type PackFormat,
+  type PackInfo,
+  type PackLimits,
+  type PackReport,
   type ParseJobRequest,
+  type PlaceholderValues,
   type RetentionPolicy,
   type RetentionSweep,
+  type RuleKind,
+  type RuleLibrary,
+  type RuleLibraryOptions,
+  type RuleLinesResponse,
+  type RuleLinesResult,
+  type RuleNamesRequest,
+  type RuleSummary,
   SUBSCRIPTION_LEVELS,
   type SubscriptionLevel,
   type TokenOptions,
+  type UploadData,
   type UploadFile,
   type UploadRequest,
   type UploadResponse,

@@ -132,7 +132,7 @@ export function decodeChunk(bytes: Uint8Array, options: DecodeChunkOptions): Chu
         code: 'record.bad_size',
         message: `record size ${size} is invalid`,
         offset: fileOffset + off,
-        recordId,
+        recordNumber: recordId,
       });
       break;
     }
@@ -146,7 +146,7 @@ export function decodeChunk(bytes: Uint8Array, options: DecodeChunkOptions): Chu
         code: e instanceof ValueError ? 'record.bad_value' : 'record.bad_binxml',
         message: e.message,
         offset: fileOffset + (e instanceof BinXmlError ? e.offset : off),
-        recordId,
+        recordNumber: recordId,
       });
     }
     off += size;

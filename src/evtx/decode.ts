@@ -12,8 +12,11 @@ import type { XmlNode } from './tree.js';
 export type RecordOutput = 'event' | 'json' | 'xml';
 
 export interface ParsedRecord {
-  /** Record id from the record header. */
-  readonly recordId: number;
+  /**
+   * The record header's sequence number (1, 2, 3… in a fresh log), not the Windows
+   * `EventRecordID`: that is `event.recordId`, the id other tools and Event Viewer show.
+   */
+  readonly recordNumber: number;
   readonly chunk: number;
   readonly offset: number;
   readonly event?: EvtxEvent;
@@ -108,7 +111,7 @@ export function decodeChunkTo(bytes: Uint8Array, task: DecodeTask, textOut?: Sin
       return nodes;
     };
     const rec: { -readonly [K in keyof ParsedRecord]: ParsedRecord[K] } = {
-      recordId: r.recordId,
+      recordNumber: r.recordId,
       chunk: r.chunk,
       offset: r.offset,
     };

@@ -20,7 +20,8 @@ export interface Diagnostic {
   readonly chunk: number;
   /** Absolute byte offset in the file. */
   readonly offset: number;
-  readonly recordId?: number;
+  /** The record header's sequence number of the record at fault (as `ParsedRecord.recordNumber`). */
+  readonly recordNumber?: number;
   /** Set by the caller that knows the source (a path or a label). */
   readonly file?: string;
   /** Warnings do not cost records (a bad checksum with every record still decoded). */

@@ -71,7 +71,18 @@ const BUILD_OPTIONS: Record<keyof BuildIndexOptions, true> = { ...SOURCE_OPTIONS
 export const MAX_INDEX_FILES = 10_000;
 const MAX_NAME = 256;
 
-/** Builds an event index from EVTX files; close it when done. */
+/**
+ * Builds an event index from EVTX files; close it when done.
+ *
+ * @example
+ * const index = await buildIndex({ files: ['Security.evtx'], sigma: 'community' });
+ * try {
+ *   const { insights } = await index.search({ search: '4625', browse_events: true });
+ *   console.log(`${index.events} events, ${insights[0]?.IndexTable.data.length ?? 0} found`);
+ * } finally {
+ *   index.close();
+ * }
+ */
 export async function buildIndex(options: BuildIndexOptions): Promise<EvtxIndex> {
   checkOptionKeys(options, BUILD_OPTIONS);
   return build(options);

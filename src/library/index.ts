@@ -13,4 +13,5 @@ export {
 } from './build-index.js';
 export type { EvtxIndex, IndexMatchesRequest, IndexSearchRequest } from './evtx-index.js';
 export { type SearchSource, search } from './search.js';
+export { type SigmaHit, type SigmaHitsOptions, sigmaHits } from './sigma-hits.js';
 export type { IndexSigmaRules } from './sigma-rules.js';

@@ -12,6 +12,13 @@ import { checkedQuery, type EvtxIndex, type IndexSearchRequest, OpenIndex } from
 /** An index from `buildIndex`, or the files to index for this one search. */
 export type SearchSource = EvtxIndex | IndexSourceOptions;
 
+/**
+ * Answers the search endpoint's request over an index from `buildIndex` or over `{ files }`.
+ *
+ * @example
+ * const { insights } = await search({ files: ['Security.evtx'] }, { search: 'administrator', browse_events: true });
+ * for (const [cells, data] of insights[0]?.IndexTable.data ?? []) console.log(cells[1], data.TargetUserName);
+ */
 export function search(
   source: SearchSource,
   request: IndexSearchRequest & { readonly browse_events: true },

@@ -34,6 +34,13 @@ const isLoadResult = (v: object): v is LoadResult =>
     Array.isArray((v as Record<string, unknown>)[k]),
   );
 
+/** Refuses at the door, synchronously, what `sigmaRulesOf` would refuse. */
+export function checkSigmaRules(sigma: unknown): asserts sigma is IndexSigmaRules {
+  if (sigma === 'community' || sigma instanceof RuleSet) return;
+  if (sigma !== null && typeof sigma === 'object' && isLoadResult(sigma)) return;
+  throw invalidOption('sigma', "'community', rules from loadRules, or a rule set from compileRuleSet", sigma);
+}
+
 /** The rules to build with, or undefined (no Sigma). */
 export async function sigmaRulesOf(sigma: unknown): Promise<SigmaPassRules | undefined> {
   if (sigma === undefined) return undefined;

@@ -11,6 +11,7 @@ import { LookupTable } from './table.js';
 export type LookupRow = readonly string[];
 
 export class LookupDataset {
+  /** The tables `lookup` searches, indexed for its queries. @internal */
   readonly tables: Readonly<Record<LookupModule, LookupTable>>;
 
   constructor(rows: Readonly<Record<LookupModule, readonly LookupRow[]>>) {

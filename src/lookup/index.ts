@@ -24,7 +24,7 @@ export { IMPORT_LIMITS } from './import/common.js';
 export { importProviderXml, type ProviderXmlImportOptions } from './import/provider-xml.js';
 export { importLookupCsv, importLookupJson, type TableImportOptions } from './import/table-import.js';
 export { importVersionInfo, type VersionInfoImportOptions } from './import/version-info.js';
-export { type LookupOptions, lookup } from './lookup.js';
+export { type LookupOptions, lookup, lookupSync } from './lookup.js';
 export {
   LIMITS as LOOKUP_LIMITS,
   type LookupFilter,

@@ -12,11 +12,21 @@ export interface LookupOptions {
 const KNOWN_OPTIONS: Record<keyof LookupOptions, true> = { dataset: true };
 
 /**
- * Looks up event ids or Windows file names. `request` is the endpoint body, checked at run time (it is untrusted).
- * Throws `TaeError` 400 `Unknown lookup module` or 422 `Validation failed` (plain-text bodies).
- * A page past the last result returns the columns and no rows.
+ * Looks up event ids or Windows file names (`POST /analysis/lookup` as a function). `request` is
+ * the endpoint body, checked at run time (it is untrusted). Rejects with `TaeError` 400 `Unknown
+ * lookup module` or 422 `Validation failed` (plain-text bodies). A page past the last result
+ * resolves to the columns and no rows. Async like the library's other front-door functions.
+ *
+ * @example
+ * const { columns, rows } = await lookup({ search: '4625', module: 'event_id' });
+ * console.log(columns, rows[0]);
  */
-export function lookup(request: LookupRequest, options: LookupOptions = {}): LookupResult {
+export async function lookup(request: LookupRequest, options: LookupOptions = {}): Promise<LookupResult> {
+  return lookupSync(request, options);
+}
+
+/** `lookup` at once, for the Engine's endpoint and the CLI. */
+export function lookupSync(request: LookupRequest, options: LookupOptions = {}): LookupResult {
   checkOptionKeys(options, KNOWN_OPTIONS);
   if (options.dataset !== undefined && !(options.dataset instanceof LookupDataset))
     throw invalidOption('dataset', 'a LookupDataset (createLookupDataset)', options.dataset);

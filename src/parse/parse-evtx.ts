@@ -252,6 +252,12 @@ async function* spanTasks(
 /**
  * Decodes an EVTX file or buffer as a stream of records. Memory stays bounded by the
  * chunks in flight, whatever the file size.
+ *
+ * @example
+ * const parse = parseEvtx('Security.evtx', { outputs: ['event'] });
+ * for await (const record of parse)
+ *   if (record.event?.eventId === 4625) console.log(record.event.recordId, record.event.data.TargetUserName);
+ * console.log(`${parse.stats.records} records, ${parse.diagnostics.length} diagnostics`);
  */
 export function parseEvtx(source: EvtxSource, options: ParseEvtxOptions = {}): EvtxParse {
   if (typeof source !== 'string' && !(source instanceof Uint8Array)) {

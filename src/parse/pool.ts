@@ -76,6 +76,7 @@ export class DecodePool {
    * to it (a job's, alive for the whole job), and the listeners it removes again kept each span's
    * result reachable from the old generation, so the main thread's young collections promoted
    * it (measured, see orderedDecode).
+   * @internal
    */
   run(task: SpanTask, signal?: AbortSignal): Promise<SpanResult> {
     if (signal?.aborted === true) return Promise.reject(signal.reason);

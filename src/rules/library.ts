@@ -178,6 +178,7 @@ export class RuleLibrary {
   /**
    * Every file with this name, each followed (for Sigma) by its derived versions: the rule
    * rewritten for each Windows log source it maps to, e.g. a Sysmon and a Security 4688 one.
+   * @internal
    */
   variants(kind: RuleKind, name: string): RuleVariant[] {
     this.ensureBuiltin();
@@ -201,13 +202,20 @@ export class RuleLibrary {
     return this.store.summaries(filter);
   }
 
-  /** Loaded Sigma documents of every selected file (all variants, not only the first per name). */
+  /**
+   * Loaded Sigma documents of every selected file (all variants, not only the first per name).
+   * @internal
+   */
   sigmaRules(selection: RuleSelection = {}): SigmaRuleSet {
     this.ensureBuiltin();
     return sigmaRuleSet(this.store, selection, this.settings.placeholders);
   }
 
-  /** The texts `sigmaRules` loads and the placeholders it loads them with, to load elsewhere (a worker). */
+  /**
+   * The texts `sigmaRules` loads and the placeholders it loads them with, to load elsewhere (a
+   * worker).
+   * @internal
+   */
   sigmaSources(selection: RuleSelection = {}): {
     readonly sources: SigmaSourceText[];
     readonly placeholders: PlaceholderValues;
@@ -219,6 +227,7 @@ export class RuleLibrary {
   /**
    * The selected Sigma texts as the rule cache takes them (cache/parts.ts): keyed by their
    * content hashes, their texts read only when the cache has no entry for them.
+   * @internal
    */
   sigmaPart(selection: RuleSelection = {}): {
     readonly part: TextPart;
@@ -230,7 +239,11 @@ export class RuleLibrary {
     return { part, placeholders: this.settings.placeholders };
   }
 
-  /** YARA sources of every selected file; with a checker wired, files that do not compile are left out and reported. */
+  /**
+   * YARA sources of every selected file; with a checker wired, files that do not compile are
+   * left out and reported.
+   * @internal
+   */
   yaraSources(selection: RuleSelection = {}): YaraSourceSet {
     this.ensureBuiltin();
     return yaraSourceSet(this.store, selection, this.settings.yaraChecker);

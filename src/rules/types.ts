@@ -1,8 +1,8 @@
 /** The shapes the rule library hands out: packs, rules, diagnostics, selections and the YARA check seam. */
 import type { PlaceholderValues } from '../sigma/index.js';
 
-export const RULE_KINDS = ['sigma', 'yara'] as const;
-export type RuleKind = (typeof RULE_KINDS)[number];
+export type RuleKind = 'sigma' | 'yara';
+export const RULE_KINDS = ['sigma', 'yara'] as const satisfies readonly RuleKind[];
 
 /** Where a pack's files came from; `builtin` ships inside this package. */
 export type PackFormat = 'builtin' | 'directory' | 'zip';
@@ -135,6 +135,7 @@ export interface RuleLibraryOptions {
   readonly builtin?: boolean;
   /** `|expand` values used when indexing and loading Sigma rules. */
   readonly placeholders?: PlaceholderValues;
+  /** Checks YARA sources as packs are indexed (the Engine wires its compiler). @internal */
   readonly yaraChecker?: YaraChecker;
   readonly limits?: Partial<PackLimits>;
   /** Environment read for TAE_HOME and TAE_RULE_PACKS (default process.env). */

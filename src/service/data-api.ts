@@ -6,7 +6,7 @@
  * event loop stays free for every other caller.
  */
 import { isNoSpace, isTaeError, TaeError } from '../errors/index.js';
-import { type LookupRequest, type LookupResult, lookup as lookupRows } from '../lookup/index.js';
+import { type LookupRequest, type LookupResult, lookupSync } from '../lookup/index.js';
 import type { SigmaDataRequest, SigmaDataResponse } from '../sigma/index.js';
 import { runYara, type YaraDataRequest, type YaraDataResponse } from '../yara/index.js';
 import type { Community } from './community.js';
@@ -139,5 +139,5 @@ export async function ruleLines(
 
 export function lookup(s: ServiceContext, request: LookupRequest, auth: Auth): LookupResult {
   identify(s, 'lookup', auth);
-  return stamped('lookup', () => lookupRows(request));
+  return stamped('lookup', () => lookupSync(request));
 }

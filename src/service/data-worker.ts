@@ -12,7 +12,7 @@ import {
   type CompiledSigma,
   compileRuleSet,
   type PlaceholderValues,
-  runSigma,
+  runSigmaSync,
   type SigmaDataRequest,
 } from '../sigma/index.js';
 import type { CommunitySigmaTexts, SigmaTask, SigmaTaskResult } from './data-pool.js';
@@ -44,7 +44,7 @@ function communityRules(texts: CommunitySigmaTexts): CompiledSigma {
 export default function runSigmaTask(task: SigmaTask): SigmaTaskResult {
   const texts = task.community;
   try {
-    const response = runSigma(
+    const response = runSigmaSync(
       task.request as SigmaDataRequest,
       texts ? { community: () => communityRules(texts) } : {},
     );

@@ -61,7 +61,10 @@ export interface EngineOptions {
    * work still queued or running then is stopped and answered with an in-band Error.
    */
   readonly dataTimeLimitMs?: number;
-  /** Runners replacing the built-in ones, per job type. */
+  /**
+   * Runners replacing the built-in ones, per job type.
+   * @internal
+   */
   readonly runners?: Partial<JobRunners>;
   /**
    * The community rule library: the builtin pack plus user packs. Default: the packs recorded

@@ -6,6 +6,23 @@
 export { ENC_KEY_FORMAT } from '../crypto/index.js';
 /** The Error insight of a job that a full disk stopped (the CLI exits 7 on it). */
 export { JOB_NO_SPACE_TEXT } from '../jobs/index.js';
+/** Types the Engine's signatures use, made elsewhere (for embedders to name them). */
+export type {
+  AddPackOptions,
+  PackDiagnostic,
+  PackFormat,
+  PackInfo,
+  PackLimits,
+  PackReport,
+  RuleKind,
+  RuleLibrary,
+  RuleLibraryOptions,
+  RuleLinesResult,
+  RuleSummary,
+} from '../rules/index.js';
+export type { PlaceholderValues } from '../sigma/index.js';
+export type { JobStatus, UploadData } from '../store/index.js';
+export type { RuleLinesResponse, RuleNamesRequest } from './data-api.js';
 export { ENDPOINTS, type Endpoint, type EndpointInfo } from './endpoints.js';
 export { Engine, type EngineOptions, type EngineRecovery, type EngineRetention } from './engine.js';
 export {

@@ -26,6 +26,7 @@ export {
   ruleFileStem,
   ruleStem,
   runSigma,
+  runSigmaSync,
   type SigmaCommunityRules,
   type SigmaDataRequest,
   type SigmaDataResponse,

@@ -4,8 +4,15 @@ import type { Detection } from './detection.js';
 import type { SigmaEvent } from './event.js';
 import type { YamlMap } from './yaml.js';
 
-export const LEVELS = ['informational', 'low', 'medium', 'high', 'critical'] as const;
-export type SigmaLevel = (typeof LEVELS)[number];
+export type SigmaLevel = 'informational' | 'low' | 'medium' | 'high' | 'critical';
+/** The levels from the least to the most severe. */
+export const LEVELS = [
+  'informational',
+  'low',
+  'medium',
+  'high',
+  'critical',
+] as const satisfies readonly SigmaLevel[];
 /** 0 … 4 for the five levels (and timeline importances, case-insensitively); -1 for none. */
 export const levelRank = (level: string | null | undefined): number =>
   LEVELS.indexOf(String(level ?? '').toLowerCase() as SigmaLevel);
@@ -46,6 +53,7 @@ export interface RuleMeta {
   /** Where it came from: the `source` given to the loader and the document's index in it. */
   readonly source: string;
   readonly document: number;
+  /** The YAML document as parsed, for the rule library and rule cache. @internal */
   readonly raw: YamlMap;
 }
 
@@ -60,6 +68,7 @@ export interface RuleStats {
 export interface SigmaRule extends RuleMeta {
   readonly kind: 'rule';
   readonly logsource: LogSource;
+  /** The compiled detection the matchers evaluate. @internal */
   readonly detection: Detection;
   readonly stats: RuleStats;
   /** Whether the event satisfies the detection; counts into `stats`. */
@@ -104,7 +113,13 @@ export interface SigmaCorrelation extends RuleMeta {
   /** alias → (rule id or name → field in that rule's events). */
   readonly aliases: ReadonlyMap<string, ReadonlyMap<string, string>>;
   /** A threshold, or for temporal types pySigma's boolean expression over rule names. */
-  readonly condition?: CorrelationCondition | { readonly expression: string; readonly tree: Condition };
+  readonly condition?:
+    | CorrelationCondition
+    | {
+        readonly expression: string;
+        /** The parsed expression the correlation evaluates. @internal */
+        readonly tree: Condition;
+      };
   /** Whether the referenced rules' own matches are reported too (default false). */
   readonly generate: boolean;
 }
@@ -114,6 +129,7 @@ export interface SigmaFilter extends RuleMeta {
   readonly logsource: LogSource;
   /** Rule ids or names the filter applies to; `'any'` for `rules: any` or an empty list. */
   readonly rules: readonly string[] | 'any';
+  /** The compiled detection the matchers evaluate. @internal */
   readonly detection: Detection;
   /** pySigma semantics: the rule's condition AND this one, so exclusions are `not selection`. */
   matches(event: SigmaEvent): boolean;

@@ -30,7 +30,10 @@ import type { RuleSet } from './ruleset/index.js';
 export interface CompiledSigma {
   readonly loaded: LoadResult;
   readonly ruleSet: RuleSet;
-  /** The same rules for worker threads (see portable.ts); without it, rules run on this thread. */
+  /**
+   * The same rules for worker threads (see portable.ts); without it, rules run on this thread.
+   * @internal
+   */
   readonly portable?: PortableSigma;
 }
 

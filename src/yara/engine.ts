@@ -39,6 +39,7 @@ export type ScanOutcome =
   | { readonly kind: 'failed'; readonly message: string };
 
 export class YaraEngine {
+  /** The options with their defaults, for the engine's workers. @internal */
   readonly options: ResolvedEngineOptions;
   private readonly lru: RuleSetLru;
   private readonly compiling = new Map<string, Promise<CompileOutcome>>();

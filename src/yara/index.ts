@@ -2,6 +2,8 @@
  * YARA on YARA-X: compile once (cached by content hash), scan many in worker threads with
  * a timeout always set, and the spec's result shapes for the data endpoint and file jobs.
  */
+
+export type { NativeVariables } from '../../native/yara-x.js';
 export type { CompiledRuleSet } from './cache.js';
 export { type RuleCheck, type RuleChecker, type RuleCheckerOptions, yaraRuleChecker } from './check.js';
 export { diagnosticsText, type YaraDiagnostic, type YaraSeverity } from './diagnostics.js';

@@ -78,6 +78,12 @@ export async function resolveCommunity(community: CommunityRules | undefined): P
 /**
  * Runs YARA-X over supplied data (`POST /analysis/yara/data` as a function): a custom rule
  * (`run_rule`) or the compiled community rules of `options.community`.
+ *
+ * @example
+ * const rule = Buffer.from('rule marker { strings: $a = "MARK" condition: $a }').toString('base64');
+ * const data = Buffer.from('some bytes with MARK in them').toString('base64');
+ * const { results } = await runYara({ test_data: data, operation: 'run_rule', rule });
+ * for (const element of results) if ('Table' in element) console.log(element.Table.data);
  */
 export async function runYara(
   request: YaraDataRequest,

@@ -19,6 +19,7 @@ export {
   detectionMatcher,
   type RunSigmaOptions,
   runSigma,
+  runSigmaSync,
   type SigmaCommunityRules,
   type SigmaDataRequest,
   type SigmaDataResponse,

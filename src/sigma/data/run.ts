@@ -156,8 +156,28 @@ function asMatcher(source: unknown): CommunityMatcher {
 /**
  * Runs Sigma rules over supplied events (`POST /analysis/sigma/data` as a function): a custom
  * rule (`run_rule`) or the community rules of `options.community` (`run_community_rules`).
+ * Resolves to the endpoint's body; a bad request rejects with the endpoint's `TaeError`. Async
+ * like the library's other front-door functions; the rules run on the calling thread (the
+ * Engine's `sigmaData` runs them on a worker).
+ *
+ * @example
+ * const yaml = `title: Failed logon
+ * logsource: {product: windows, service: security}
+ * detection: {selection: {EventID: 4625}, condition: selection}`;
+ * const rule = Buffer.from(yaml).toString('base64');
+ * const events = Buffer.from(JSON.stringify([{ Channel: 'Security', EventID: 4625 }])).toString('base64');
+ * const { results } = await runSigma({ test_data: events, operation: 'run_rule', rule });
+ * console.log(results); // [{ type: 'Table', title: 'Sigma Analysis Results', data: [['Rule'], ['Failed logon']], … }]
  */
-export function runSigma(request: SigmaDataRequest, options: RunSigmaOptions = {}): SigmaDataResponse {
+export async function runSigma(
+  request: SigmaDataRequest,
+  options: RunSigmaOptions = {},
+): Promise<SigmaDataResponse> {
+  return runSigmaSync(request, options);
+}
+
+/** `runSigma` on the calling thread, for the data endpoint's worker. */
+export function runSigmaSync(request: SigmaDataRequest, options: RunSigmaOptions = {}): SigmaDataResponse {
   checkOptionKeys(options, KNOWN_OPTIONS);
   if (request === null || typeof request !== 'object')
     throw new TaeError('INVALID_ARGUMENT', 'Invalid test data format', { bodyFormat: 'text' });

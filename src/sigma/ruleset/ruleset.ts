@@ -55,6 +55,7 @@ export interface RuleSetInput {
 
 export interface RuleMatch {
   readonly rule: SigmaRule;
+  /** The log-source variant that matched, for the engine's statistics. @internal */
   readonly variant: RuleVariant;
 }
 
@@ -140,7 +141,9 @@ const NO_MATCHES: readonly RuleMatch[] = Object.freeze([]);
 
 /** Made by `compileRuleSet`; exported as a type only. */
 export class RuleSet {
+  /** The rules as mapped to Windows log sources, for the rule cache and profiles. @internal */
   readonly variants: readonly RuleVariant[];
+  /** Variants no log source mapping could make. @internal */
   readonly dropped: readonly DroppedVariant[];
   readonly diagnostics: readonly RuleDiagnostic[];
   private readonly entries: readonly Entry[];
@@ -195,7 +198,7 @@ export class RuleSet {
     return plan;
   }
 
-  /** The variants the index selects for this event (before literal anchors and `test`). */
+  /** The variants the index selects for this event (before literal anchors and `test`). @internal */
   candidates(event: SigmaEvent): readonly RuleVariant[] {
     return this.index.candidates(event).entries.map((e) => e.variant);
   }
@@ -263,7 +266,10 @@ export class RuleSet {
     }));
   }
 
-  /** The anchors taken so far, by `anchorKey`, for a cache to give a later run (`knownAnchors`). */
+  /**
+   * The anchors taken so far, by `anchorKey`, for a cache to give a later run (`knownAnchors`).
+   * @internal
+   */
   takenAnchors(): Map<string, Anchors | null> {
     const out = new Map<string, Anchors | null>();
     for (const e of this.entries) {
@@ -273,7 +279,10 @@ export class RuleSet {
     return out;
   }
 
-  /** The literal scanners its plans use, by key, for a cache to give a later run (`knownScanners`). */
+  /**
+   * The literal scanners its plans use, by key, for a cache to give a later run (`knownScanners`).
+   * @internal
+   */
   takenScanners(): Map<string, ScannerData> {
     return this.scanners.taken();
   }
