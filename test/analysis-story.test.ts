@@ -92,7 +92,7 @@ test('every result type of the intrusion story matches its golden file', async (
 
 test('every insight of the story is exactly shaped as the spec says', async () => {
   const insights: Insight[] = flattenResults(await storyResults());
-  assert.equal(insights.length, 18);
+  assert.equal(insights.length, 19);
   for (const i of insights) assert.deepEqual(insightProblems(i), [], JSON.stringify(i).slice(0, 200));
 });
 

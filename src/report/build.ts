@@ -8,7 +8,7 @@
  * draws (detections, rule details, graph summaries) rides along in inert JSON data blocks.
  */
 import { createHash } from 'node:crypto';
-import { formatTime, RESULT_TYPES, SOURCES_TITLE } from '../analysis/index.js';
+import { formatTime, PROCESSES_TITLE, RESULT_TYPES, SOURCES_TITLE } from '../analysis/index.js';
 import { invalidOption } from '../errors/index.js';
 import { type Insight, insightType } from '../insights/index.js';
 import { levelRank } from '../sigma/index.js';
@@ -17,6 +17,8 @@ import { detectionsHtml, severity } from './detections.js';
 import { DETECTIONS_SCRIPT, DETECTIONS_STYLE } from './detections-script.js';
 import { GRAPH_EXPAND_SCRIPT, GRAPH_EXPAND_STYLE } from './graph-expand.js';
 import { GRAPH_SCRIPT, GRAPH_STYLE } from './graph-nav.js';
+import { GRAPH_TREE_STYLE, processTreeHtml } from './graph-tree.js';
+import { GRAPH_TREE_SCRIPT } from './graph-tree-script.js';
 import { esc, slug } from './html.js';
 import { TABLE_SCRIPT, TABLE_STYLE } from './interactive.js';
 import { SECTIONS_SCRIPT } from './open-sections.js';
@@ -44,10 +46,23 @@ const ALWAYS_OPEN = new Set(['Summary', 'Sigma Detections', 'Process Inference G
 /** A section with more markup than this starts collapsed (about 150 table rows). */
 const COLLAPSE_CHARS = 40_000;
 
-const STYLE = BASE_STYLE + TABLE_STYLE + WRAP_STYLE + GRAPH_STYLE + GRAPH_EXPAND_STYLE + DETECTIONS_STYLE;
+const STYLE =
+  BASE_STYLE +
+  TABLE_STYLE +
+  WRAP_STYLE +
+  GRAPH_STYLE +
+  GRAPH_EXPAND_STYLE +
+  DETECTIONS_STYLE +
+  GRAPH_TREE_STYLE;
 const SCRIPT =
   // Scripts that build rows run before the table script, which makes every table sortable.
-  TIMELINE_SCRIPT + DETECTIONS_SCRIPT + TABLE_SCRIPT + GRAPH_SCRIPT + GRAPH_EXPAND_SCRIPT + SECTIONS_SCRIPT;
+  TIMELINE_SCRIPT +
+  DETECTIONS_SCRIPT +
+  TABLE_SCRIPT +
+  GRAPH_SCRIPT +
+  GRAPH_EXPAND_SCRIPT +
+  GRAPH_TREE_SCRIPT +
+  SECTIONS_SCRIPT;
 
 const sha256 = (s: string) => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
 
@@ -121,9 +136,14 @@ export async function buildReport(input: ReportInput): Promise<string> {
   const sources = sourcesOf(input.insights);
   const folder = folderOf(input, facts, sources);
   const state: TimelineState = { timeline: false, sources, folder };
+  let tree = '';
   for (const insight of input.insights) {
     if (insight === null || typeof insight !== 'object') continue;
     if ('Table' in insight && insight.Table?.title === SOURCES_TITLE) continue; // shown in the timeline
+    if ('Table' in insight && insight.Table?.title === PROCESSES_TITLE) {
+      tree = processTreeHtml(Array.isArray(insight.Table.data) ? insight.Table.data : []);
+      continue;
+    }
     // The detections' rules table says the same, with details on demand.
     if (
       'Table' in insight &&
@@ -139,6 +159,8 @@ export async function buildReport(input: ReportInput): Promise<string> {
     const section = sectionOf(insight);
     bySection.set(section, [...(bySection.get(section) ?? []), html]);
   }
+  if (tree !== '')
+    bySection.set('Process Inference Graph', [...(bySection.get('Process Inference Graph') ?? []), tree]);
   const ran = input.sigmaRan === true || (input.sigmaRules?.length ?? 0) > 0;
   if (ran) bySection.set('Sigma Detections', [detectionsHtml(input.sigmaRules ?? [], true, folder)]);
   if (bySection.has('Overview') || ran)

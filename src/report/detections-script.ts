@@ -228,7 +228,7 @@ export const DETECTIONS_SCRIPT = `
     if (d[7]) panel.appendChild(el('p', '', d[7]));
     var dl = el('dl', 'meta');
     [['Level', d[1]], ['Status', d[2]], ['Rule ID', d[3]], ['Kind', d[4]], ['Author', d[5]],
-     ['Source', d[6]], ['Matches', String(d[11])], ['Tags', d[8].join(', ')],
+     ['Source', d[6]], ['Matches', String(d[11])], ['MITRE ATT&CK', d[12]], ['Other tags', d[8].join(', ')],
      ['References', d[9].join('\\n')], ['False positives', d[10].join('\\n')]]
       .forEach(function (kv) {
         if (!kv[1]) return;

@@ -18,9 +18,9 @@ import type { ReportEvidence, ReportRule } from './types.js';
 
 /** Rows the block holds at most, and per rule (the results file keeps every match). */
 export const MAX_ROWS = 20_000;
-export const ROWS_PER_RULE = 30;
+export const ROWS_PER_RULE = 20;
 /** Evidence characters over all rows; past it a row keeps its first matched field, shortly. */
-const EVIDENCE_BUDGET = 100_000;
+const EVIDENCE_BUDGET = 80_000;
 const FIELD_CHARS = 160;
 const FIELDS_PER_ROW = 4;
 
@@ -109,7 +109,8 @@ export function detectionsBlock(
 
 /**
  * Each rule, in severity order (the detections block's rows index it): [title, level, status,
- * id, kind, author, source, description, tags, references, false positives, matches, MITRE];
+ * id, kind, author, source, description, other tags, references, false positives, matches,
+ * MITRE];
  * sources relative to the folder the rule files share. The rules table is drawn from it, and
  * a rule's panel opens from it on demand.
  */
@@ -123,12 +124,17 @@ export function ruleDetailsBlock(rules: readonly ReportRule[]): string {
     show(r.status ?? '', 40),
     show(r.id ?? '', 100),
     show(r.kind ?? '', 40),
-    show(r.author ?? '', 120),
+    show(r.author ?? '', 80),
     show(relativeTo(folder, r.source ?? ''), 300),
-    show(r.description ?? '', 400),
-    list(r.tags, 12, 80),
-    list(r.references, 3, 160),
-    list(r.falsepositives, 3, 160),
+    show(r.description ?? '', 300),
+    // ATT&CK tags are in the MITRE text below; the others (car., cve., detection.) as they are.
+    list(
+      (r.tags ?? []).filter((t) => !/^attack\./i.test(String(t))),
+      8,
+      60,
+    ),
+    list(r.references, 3, 120),
+    list(r.falsepositives, 3, 120),
     r.matches,
     show(mitreText(mitreOf(r.tags)), 400),
   ]);

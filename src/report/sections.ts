@@ -14,7 +14,7 @@ import { escClipWrap } from './wrap.js';
 /** Cells longer than this are cut in tables (the JSON results keep them whole). */
 const MAX_CELL = 1000;
 /** Rows a table shows: the analysis puts the most notable first; the JSON results keep all. */
-const MAX_ROWS = 150;
+const MAX_ROWS = 100;
 /** DOT larger than this is not laid out (the analyzer's graphs are far smaller). */
 const MAX_DOT_CHARS = 4 * 1024 * 1024;
 

@@ -14,7 +14,7 @@ import { esc } from './html.js';
 import { relativeTo } from './paths.js';
 
 /** Descriptions are cut here in the page (the results keep them whole). */
-const MAX_DESCRIPTION = 600;
+const MAX_DESCRIPTION = 400;
 
 /** What the timeline reads beside its entries: the sources table's rows and the files' folder. */
 export interface TimelineState {
