@@ -7,10 +7,10 @@
  * The browser part skips when /usr/bin/chromium is absent.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { intrusionStory, NOISY_HOST, noisyStory } from '../fixtures/stories/index.js';
 import { PROCESSES_COLUMNS, PROCESSES_TITLE } from '../src/analysis/index.js';
 import { analyzeFiles } from '../src/cli/analyze-run.js';
@@ -27,6 +27,7 @@ const files = stories.map((f) => {
   return join(dir, f.name);
 });
 const SERVER = 'SRV-FILES-02.corp.example';
+after(() => rmSync(dir, { recursive: true, force: true }));
 
 let analysed: Promise<Insight[]> | undefined;
 const insights = () => {

@@ -7,10 +7,10 @@
  * fired on two hosts is two entries; record references name the channel and the file.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { writeEvtx } from '../fixtures/evtx-writer/index.js';
 import { exampleEvents } from '../fixtures/example-events.js';
 import { intrusionStory } from '../fixtures/stories/index.js';
@@ -28,6 +28,7 @@ const names = files.map((f) => f.name);
 const HOSTS = ['WS-FINANCE-07.corp.example', 'SRV-FILES-02.corp.example', HR];
 
 before(ensureBuilt);
+after(() => rmSync(dir, { recursive: true, force: true }));
 
 interface Keyed {
   readonly entry: TimelineEntry;
