@@ -94,7 +94,7 @@ test('event-id metrics count events per channel, computer and id with their shar
   ]);
 });
 
-test('findings per computer: Sigma matches and key events per host, the most severe host first', () => {
+test('findings per computer: Sigma matches by level and key events per host, the most severe host first', () => {
   const a = createAnalyzer({ sigma: true });
   a.add(event({ computer: 'QUIET' }), { file: 'f' });
   a.add(
@@ -110,20 +110,29 @@ test('findings per computer: Sigma matches and key events per host, the most sev
   a.addSigmaMatch({ rule, recordId: record, timestamp: at(1), computer: 'LOUD' });
   a.addSigmaMatch({ rule: { ...rule, title: 'Other', level: 'low' }, timestamp: at(1), computer: 'LOUD' });
   const rows = table(a.finish(), 'Overview: Findings per Computer');
-  assert.deepEqual(rows[0]!.slice(0, 9), [
+  assert.deepEqual(rows[0]!.slice(0, 10), [
     'Computer',
     'Events',
     'Sigma Matches',
     'Sigma Rules',
     'Highest Sigma Level',
+    'Sigma Matches by Level',
     'Top Sigma Rules',
     'Key Events',
     'Highest Importance',
     'Top Key Events',
   ]);
-  assert.deepEqual(rows[1]!.slice(0, 6), ['LOUD', '1', '2', '2', 'high', 'Log cleared (1), Other (1)']);
-  assert.equal(rows[1]![6], '1'); // the cleared log is a key event
-  assert.deepEqual(rows[2]!.slice(0, 7), ['QUIET', '1', '0', '0', '-', '-', '0']);
+  assert.deepEqual(rows[1]!.slice(0, 7), [
+    'LOUD',
+    '1',
+    '2',
+    '2',
+    'high',
+    'high 1, low 1',
+    'Log cleared (1), Other (1)',
+  ]);
+  assert.equal(rows[1]![7], '1'); // the cleared log is a key event
+  assert.deepEqual(rows[2]!.slice(0, 8), ['QUIET', '1', '0', '0', '-', '-', '-', '0']);
 });
 
 test("without Sigma the per-computer table says so; the summaries follow the Overview's own insights", () => {

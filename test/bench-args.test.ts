@@ -23,6 +23,7 @@ const SCRIPTS = [
   'index-build',
   'job-index-share',
   'report-summaries',
+  'report-scale',
   'trial',
   'sigma',
   'rule-load',

@@ -114,9 +114,10 @@ describe('every endpoint answers its success shape over HTTP', () => {
     const job = await completed(base, created.id, owner);
     assert.equal(job.status, 'Completed');
     assert.equal(job.id, created.id);
-    // Seven Overview insights (four, then the logon, event-id and per-computer summaries) and
-    // one of each other result type but the empty ones.
-    assert.equal(job.insights?.length, 17);
+    // Seven Overview insights (four, then the logon, event-id and per-computer summaries), the
+    // key event timeline and its sources table, and one of each other result type but the empty
+    // ones (no process started: no processes table beside the graph).
+    assert.equal(job.insights?.length, 18);
     for (const insight of job.insights) assert.equal(Object.keys(insight).length, 1);
 
     const rows = ok<JobListResponse>(await call(base, 'GET', '/analysis/job/list', { auth: owner })).jobs;
@@ -147,7 +148,7 @@ describe('every endpoint answers its success shape over HTTP', () => {
       }),
     );
     assert.deepEqual([rebuilt.id, rebuilt.status], [created.id, 'Completed']);
-    assert.equal(rebuilt.insights?.length, 17);
+    assert.equal(rebuilt.insights?.length, 18);
 
     const deleted = ok<MessageResponse>(
       await call(base, 'POST', '/analysis/job/delete', { auth: owner, json: { ids: [created.id] } }),

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { writeEvtx } from '../fixtures/evtx-writer/index.js';
 import { serve } from '../src/http/index.js';
-import type { Insight } from '../src/insights/index.js';
+import type { Insight, TimelineEntry } from '../src/insights/index.js';
 import { Engine, type JobStatusResponse } from '../src/service/index.js';
 import { rejection, settle } from './helpers/engine-test.js';
 import { call } from './helpers/http-client.js';
@@ -50,7 +50,10 @@ const YARA_TABLE = 'Overview: YARA Payload Matches';
 const isYaraTable = (i: Insight) => 'Table' in i && i.Table.title === YARA_TABLE;
 
 /** The insights with what payload scanning adds taken out. */
+/** The insights with the YARA parts taken out (the timeline's sources table renumbered). */
 function withoutYara(insights: readonly Insight[]): Insight[] {
+  const timeline = insights.find((i) => 'Timeline' in i) as { Timeline: { data: TimelineEntry[] } };
+  const keptRows = timeline.Timeline.data.flatMap((e, n) => (e.category === 'Yara' ? [] : [n + 1]));
   return insights
     .filter((i) => !isYaraTable(i))
     .map((i) => {
@@ -60,6 +63,11 @@ function withoutYara(insights: readonly Insight[]): Insight[] {
       }
       if ('Timeline' in i)
         return { Timeline: { ...i.Timeline, data: i.Timeline.data.filter((e) => e.category !== 'Yara') } };
+      if ('Table' in i && i.Table.title === 'Key Event Timeline: Sources') {
+        const [head, ...rows] = i.Table.data;
+        const kept = keptRows.map((n, at) => [String(at + 1), ...rows[n - 1]!.slice(1)]);
+        return { Table: { ...i.Table, data: [head!, ...kept] } };
+      }
       return i;
     });
 }

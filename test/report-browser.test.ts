@@ -64,7 +64,15 @@ test('the hostile report runs none of its payloads and fetches nothing', { skip:
   assert.equal(await page.title(), input.title);
   assert.deepEqual(dialogs, []);
   assert.equal(await page.locator('img, iframe, image, a[href^="http"], a[href^="javascript"]').count(), 0);
-  assert.equal(await page.locator('script').count(), 1);
+  assert.equal(await page.locator('script:not([type="application/json"])').count(), 1);
+  await page
+    .locator('#detections-table .rule-link', { hasText: /^Rule <img/ })
+    .first()
+    .click();
+  const panel = page.locator('#rule-panel');
+  assert.ok(await panel.isVisible(), 'the rule panel opens');
+  assert.match((await panel.innerText()) ?? '', /javascript:document\.title="pwned"/);
+  assert.equal(await panel.locator('a, script, img').count(), 0, 'references are text, not links');
   assert.ok((await page.locator('#process-graph svg g.node').count()) >= 2);
   assert.ok((await page.locator('body').innerText()).includes('WS-<b>HOSTILE</b>-01'));
   await page.screenshot({ path: join(OUTPUT, 'report-hostile.png'), fullPage: true });
@@ -141,7 +149,11 @@ test('a report table filter hides rows without the text, case-insensitively, and
   const html = await buildReport({ ...input, insights: [...input.insights, SORT_SAMPLE] });
   const { page, errors } = await open('filter.html', html);
   const tables = await page.locator('main table').count();
-  assert.equal(await page.locator('.table-filter input').count(), tables - 1, 'every table but the timeline');
+  assert.equal(
+    await page.locator('.table-filter input').count(),
+    tables - 2,
+    'every table but the timeline and the detections (their own filters)',
+  );
   page.setDefaultTimeout(5000);
   const block = afterSample(page, '.table-filter');
   const shown = afterSample(page, '.scroll').locator('tbody tr:visible');

@@ -497,6 +497,7 @@ describe('rebuilt analysis', () => {
           timestamp: x.e.timestamp,
           channel: x.e.channel,
           computer: x.e.computer,
+          file: duplicateIn ?? x.file,
         });
     }
     const corr = Date.UTC(2024, 2, 1, 0, 3);

@@ -94,7 +94,11 @@ export function namesText(t: Tally, n: number): string {
   return only !== undefined ? only[0] : topText(t, n);
 }
 
-/** When a group of events was first and last seen, and its reference record. */
+/**
+ * When a group of events was first and last seen, and its reference record: the record id and,
+ * when the caller knows them, its `<channel>#<record>` reference and file (the timeline names
+ * them, since record ids repeat across channels and files).
+ */
 export class Span {
   count = 0;
   first = Number.POSITIVE_INFINITY;
@@ -103,13 +107,22 @@ export class Span {
   firstRecord = 0;
   /** Record id of the first event added, for groups whose events carry no time. */
   anyRecord = 0;
+  /** Reference and file of the record `record` names ('' when not given). */
+  ref = '';
+  file = '';
 
-  add(ms: number, recordId: number): void {
-    if (this.count++ === 0) this.anyRecord = recordId;
+  add(ms: number, recordId: number, ref = '', file = ''): void {
+    if (this.count++ === 0) {
+      this.anyRecord = recordId;
+      this.ref = ref;
+      this.file = file;
+    }
     if (!Number.isFinite(ms)) return;
     if (ms < this.first || (ms === this.first && recordId < this.firstRecord)) {
       this.first = ms;
       this.firstRecord = recordId;
+      this.ref = ref;
+      this.file = file;
     }
     if (ms > this.last) this.last = ms;
   }

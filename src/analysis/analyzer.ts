@@ -114,31 +114,32 @@ export function createAnalyzer(options: AnalyzerOptions = {}): Analyzer {
     }
     if (!dedup.addRecord(e, hash)) {
       overview.duplicate(source);
+      timeline.duplicate(e, source);
       return false;
     }
     overview.event(e, source);
     for (let i = 0; i < eventHooks.length; i++) eventHooks[i]!.countEvent!(e);
     return true;
   };
-  const apply = ({ facts, failures }: Pick<EventDigest, 'facts' | 'failures'>): void => {
+  const apply = ({ facts, failures }: Pick<EventDigest, 'facts' | 'failures'>, source: EventSource): void => {
     extractorFailures += failures;
     if (facts === null) return;
     for (const f of facts) {
       const fact = f.kind === 'processStart' && twins.isTwin(f) ? { ...f, twin: true } : f;
       const list = consumers.get(fact.kind);
-      if (list !== undefined) for (const b of list) b.consume(fact);
+      if (list !== undefined) for (const b of list) b.consume(fact, source);
     }
   };
 
   return {
     add(e, source) {
       if (!admit(e, contentHash(e), source)) return false;
-      apply(digester.extract(e));
+      apply(digester.extract(e), source);
       return true;
     },
     addDigest(d, source) {
       if (!admit(d, d.hash, source)) return false;
-      apply(d);
+      apply(d, source);
       return true;
     },
     addSigmaMatch(m) {

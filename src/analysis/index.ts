@@ -19,6 +19,8 @@ export {
   createAnalyzer,
   flattenResults,
 } from './analyzer.js';
+export { PROCESSES_COLUMNS, PROCESSES_TITLE } from './builders/graph/processes-table.js';
+export { SOURCES_COLUMNS, SOURCES_TITLE } from './builders/key-events.js';
 export {
   PAYLOAD_YARA_COLUMNS,
   type PayloadMatchInput,

@@ -70,7 +70,7 @@ export function createSigmaPass(options: SigmaPassOptions): SigmaPass {
             ...(options.maxMatches === undefined ? {} : { maxMatches: options.maxMatches }),
           },
         );
-  const report = (e: EventHead, rules: readonly SigmaRule[]): EventAdded => {
+  const report = (e: EventHead, rules: readonly SigmaRule[], file: string): EventAdded => {
     for (const rule of rules)
       analyzer.addSigmaMatch({
         rule: sigmaRuleRef(rule),
@@ -78,6 +78,7 @@ export function createSigmaPass(options: SigmaPassOptions): SigmaPass {
         timestamp: e.timestamp,
         channel: e.channel,
         computer: e.computer,
+        file,
       });
     return { fresh: true, rules };
   };
@@ -86,7 +87,7 @@ export function createSigmaPass(options: SigmaPassOptions): SigmaPass {
     add(e, file, matched) {
       if (!analyzer.add(e, { file })) return { fresh: false, rules: NONE };
       if (session === undefined) return { fresh: true, rules: NONE };
-      return report(e, session.evtxRules(e, at(e), matched));
+      return report(e, session.evtxRules(e, at(e), matched), file);
     },
     addDigest(d, file, matched, event) {
       if (!analyzer.addDigest(d, { file })) return { fresh: false, rules: NONE };
@@ -96,7 +97,7 @@ export function createSigmaPass(options: SigmaPassOptions): SigmaPass {
         if (event === undefined) throw new TaeError('INTERNAL', 'a matched event came without its fields');
         return sigmaEventFromEvtx(event);
       };
-      return report(d, session.matched(matched, fields, at(d)));
+      return report(d, session.matched(matched, fields, at(d)), file);
     },
     finish() {
       if (session === undefined) return { hits: [], diagnostics: [] };

@@ -38,6 +38,8 @@ export interface SigmaMatchInput {
   readonly timestamp: number;
   readonly channel?: string;
   readonly computer?: string;
+  /** The file the event came from, for the timeline's record references. */
+  readonly file?: string;
 }
 
 /** The event fields the analyzer's counters read (overview, per-log and per-computer figures). */
@@ -50,7 +52,8 @@ export type EventHead = Pick<
 export interface Builder {
   readonly resultType: ResultType;
   readonly consumes: readonly FactKind[];
-  consume(fact: Fact): void;
+  /** `source`: the file the fact's event came from (the timeline names it). */
+  consume(fact: Fact, source: EventSource): void;
   /** Sees every analysed event (after de-duplication), for builders that count events. */
   countEvent?(event: EventHead): void;
   /** Sees every Sigma match (correlation hits included). */

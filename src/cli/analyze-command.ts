@@ -182,6 +182,7 @@ async function runAnalyze(operands: string[], flags: AnalyzeFlags): Promise<Exit
       insights: result.insights,
       sigmaRules: reportRules(result.detections),
       sigmaRan: sigma !== undefined,
+      files,
     });
     writeOutputFile(flags.html, [html]);
     written.push(flags.html);

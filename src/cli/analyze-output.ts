@@ -29,6 +29,18 @@ export function keyEvents(insights: readonly Insight[]): TimelineEntry[] {
   return [];
 }
 
+/** Host, `<channel>#<record>` and file of each key event, by position (the timeline's sources table). */
+export function keyEventSources(
+  insights: readonly Insight[],
+): { computer: string; reference: string; file: string }[] {
+  for (const i of insights)
+    if ('Table' in i && i.Table.title === 'Key Event Timeline: Sources')
+      return i.Table.data
+        .slice(1)
+        .map((r) => ({ computer: r[1] ?? '', reference: r[2] ?? '', file: r[3] ?? '' }));
+  return [];
+}
+
 const clipLine = (s: string, max: number) => clip(s.replace(/\s+/g, ' ').trim(), max);
 
 /** The description, led by the short name unless it already starts with it. */
@@ -127,13 +139,18 @@ function sigmaDetails(detections: Detections | undefined): (e: TimelineEntry) =>
  */
 export function findingRecords(insights: readonly Insight[], detections?: Detections): RecordSet {
   const details = sigmaDetails(detections);
+  const sources = keyEventSources(insights);
+  const where = new Map(keyEvents(insights).map((e, i) => [e, sources[i]]));
   return {
     columns: [
       column('start', 'Start'),
       column('end', 'End'),
       column('importance', 'Importance'),
       column('category', 'Category'),
+      column('computer', 'Computer'),
       column('record_id', 'Record'),
+      column('reference', 'Reference'),
+      column('file', 'File'),
       column('short_name', 'Finding'),
       column('description', 'Description'),
       column('details', 'Details'),
@@ -143,7 +160,10 @@ export function findingRecords(insights: readonly Insight[], detections?: Detect
       end: isoTime(e.timestamp_end),
       importance: e.importance,
       category: e.category,
+      computer: where.get(e)?.computer || null,
       record_id: e.record_id === 0 ? null : e.record_id,
+      reference: where.get(e)?.reference || null,
+      file: where.get(e)?.file || null,
       short_name: e.short_name,
       description: e.description,
       details: details(e),

@@ -118,6 +118,7 @@ export const GRAPH_EXPAND_SCRIPT = `
     });
   }
   function jump(target) {
+    if (window.taeOpenAround) window.taeOpenAround(target.row);
     target.row.setAttribute('tabindex', '-1');
     target.row.scrollIntoView({ block: 'center' });
     target.row.focus({ preventScroll: true });

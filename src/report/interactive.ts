@@ -94,6 +94,7 @@ export const TABLE_SCRIPT = `
     apply();
   }
   Array.prototype.slice.call(document.querySelectorAll('main table')).forEach(function (table) {
+    if (table.getAttribute('data-controls') === 'own') return; // the detections draw their own
     sortable(table);
     if (table.id !== 'timeline-table') filterable(table);
   });

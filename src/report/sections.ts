@@ -1,72 +1,53 @@
-/** One renderer per insight type, and the filterable key event timeline. */
+/** One renderer per insight type (the key event timeline's is timeline.ts). */
+export type { TimelineState } from './timeline.js';
+
 import { formatTime } from '../analysis/index.js';
-import { CATEGORIES, IMPORTANCE, type Insight, insightType, type TimelineEntry } from '../insights/index.js';
+import { type Insight, insightType } from '../insights/index.js';
 import { chartSvg } from './charts.js';
 import { graphSvg } from './graph.js';
 import { summaryDataBlock } from './graph-members.js';
 import { esc, table } from './html.js';
+import { fileLines } from './summary.js';
+import { type TimelineState, timelineHtml } from './timeline.js';
 import { escClipWrap } from './wrap.js';
 
 /** Cells longer than this are cut in tables (the JSON results keep them whole). */
-const MAX_CELL = 4000;
+const MAX_CELL = 1000;
+/** Rows a table shows: the analysis puts the most notable first; the JSON results keep all. */
+const MAX_ROWS = 100;
 /** DOT larger than this is not laid out (the analyzer's graphs are far smaller). */
 const MAX_DOT_CHARS = 4 * 1024 * 1024;
-
-const rankOf = (importance: unknown) =>
-  Math.max(0, IMPORTANCE.indexOf(importance as (typeof IMPORTANCE)[number]));
-
-const badge = (importance: string) =>
-  `<span class="badge i-${IMPORTANCE.includes(importance as never) ? importance : 'Informational'}">${esc(importance)}</span>`;
-
-function timeline(title: string, entries: readonly TimelineEntry[], id: string): string {
-  const present = CATEGORIES.filter((c) => entries.some((e) => e.category === c));
-  const others = [...new Set(entries.map((e) => String(e.category)))].filter(
-    (c) => !(CATEGORIES as readonly string[]).includes(c),
-  );
-  const options = [...present, ...others.sort()]
-    .map((c) => `<option value="${esc(c)}">${esc(c)}</option>`)
-    .join('');
-  const levels = IMPORTANCE.map((i, n) => `<option value="${n}">${esc(i)} and above</option>`).join('');
-  const rows = entries.map((e) => {
-    const cells = [
-      esc(formatTime(e.timestamp_start)),
-      esc(e.timestamp_end === null ? '' : formatTime(e.timestamp_end)),
-      badge(String(e.importance)),
-      esc(e.category),
-      escClipWrap(e.short_name, 300),
-      escClipWrap(e.description, MAX_CELL),
-      esc(e.record_id || ''),
-    ];
-    return `<tr data-category="${esc(e.category)}" data-rank="${rankOf(e.importance)}">${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`;
-  });
-  const head = ['Start', 'End', 'Importance', 'Category', 'Event', 'Description', 'Record']
-    .map((h) => `<th>${h}</th>`)
-    .join('');
-  return (
-    `<h3>${esc(title)}</h3>` +
-    `<div class="filters"><label>Category <select id="tl-category"><option value="">All</option>${options}</select></label>` +
-    `<label>Importance <select id="tl-importance">${levels}</select></label>` +
-    `<label>Text <input id="tl-text" type="search"></label><span id="tl-count" class="note">${entries.length} key events</span></div>` +
-    `<div class="scroll"><table id="${id}"><thead><tr>${head}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table></div>`
-  );
-}
 
 function dataTable(title: string, data: readonly (readonly unknown[])[]): string {
   const [header = [], ...rows] = data;
   if (rows.length === 0) return `<h3>${esc(title)}</h3><p class="empty">No rows.</p>`;
-  const body = rows.map((r) => header.map((_, i) => escClipWrap(r[i], MAX_CELL)));
-  return `<h3>${esc(title)}</h3><p class="note">${rows.length} rows</p>${table(header.map(String), body)}`;
+  const body = rows.slice(0, MAX_ROWS).map((r) => header.map((_, i) => escClipWrap(r[i], MAX_CELL)));
+  const note =
+    rows.length > MAX_ROWS
+      ? `First ${MAX_ROWS} of ${rows.length} rows (the results file, -o, has them all)`
+      : `${rows.length} rows`;
+  return `<h3>${esc(title)}</h3><p class="note">${note}</p>${table(header.map(String), body)}`;
 }
 
-function metadata(title: string, data: Readonly<Record<string, unknown>>): string {
+/** The Overview's file list, which the Summary's coverage shows: a count here. */
+function filesValue(value: unknown, folder: string): string {
+  const files = fileLines(String(value ?? ''));
+  if (files.length <= 3) return escClipWrap(value, MAX_CELL);
+  return `${files.length} files${folder ? ` under ${esc(folder)}` : ''}: listed in the <a href="#summary">Summary</a>'s coverage`;
+}
+
+function metadata(title: string, data: Readonly<Record<string, unknown>>, folder: string): string {
   const items = Object.entries(data)
-    .map(([k, v]) => `<dt>${esc(k.replace(/_/g, ' '))}</dt><dd>${escClipWrap(v, MAX_CELL)}</dd>`)
+    .map(
+      ([k, v]) =>
+        `<dt>${esc(k.replace(/_/g, ' '))}</dt><dd>${title === 'Overview' && k === 'files' ? filesValue(v, folder) : escClipWrap(v, MAX_CELL)}</dd>`,
+    )
     .join('');
   return `<h3>${esc(title)}</h3><dl class="meta">${items}</dl>`;
 }
 
 /** The HTML of one insight; the first Timeline becomes the filterable key event timeline. */
-export async function insightHtml(insight: Insight, state: { timeline: boolean }): Promise<string> {
+export async function insightHtml(insight: Insight, state: TimelineState): Promise<string> {
   const type = insightType(insight);
   switch (type) {
     case 'Timeline': {
@@ -74,7 +55,7 @@ export async function insightHtml(insight: Insight, state: { timeline: boolean }
       const data = Array.isArray(t.data) ? t.data : [];
       if (!state.timeline) {
         state.timeline = true;
-        return timeline(t.title, data, 'timeline-table');
+        return timelineHtml(t.title, data, state);
       }
       return dataTable(t.title, [
         ['Start', 'End', 'Importance', 'Category', 'Event', 'Description', 'Record'],
@@ -119,7 +100,7 @@ export async function insightHtml(insight: Insight, state: { timeline: boolean }
     }
     case 'Metadata': {
       const m = (insight as Extract<Insight, { Metadata: unknown }>).Metadata;
-      return metadata(m.title, m.data ?? {});
+      return metadata(m.title, m.data ?? {}, state.folder);
     }
     case 'Error':
       return `<p class="error">${esc((insight as Extract<Insight, { Error: unknown }>).Error.message)}</p>`;

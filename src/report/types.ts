@@ -54,4 +54,9 @@ export interface ReportInput {
   readonly sigmaRules?: readonly ReportRule[];
   /** Whether Sigma ran at all (so "no matches" can be told from "not requested"). */
   readonly sigmaRan?: boolean;
+  /**
+   * The files analysed, for the summary's coverage; without it the Overview's `files` text is
+   * read, which is cut after about 20,000 characters.
+   */
+  readonly files?: readonly string[];
 }

@@ -106,7 +106,8 @@ export function rebuildInsights(index: EventIndex, o: RebuildOptions): Insight[]
   for (const r of events) {
     const [, file, sigma] = r;
     const e = replayed(r);
-    if (!analyzer.add(e, { file: files.get(file) ?? '' }) || sigma === null) continue;
+    const source = { file: files.get(file) ?? '' };
+    if (!analyzer.add(e, source) || sigma === null) continue;
     for (const no of JSON.parse(sigma) as number[]) {
       const rule = rules.get(no);
       if (rule === undefined) continue;
@@ -116,6 +117,7 @@ export function rebuildInsights(index: EventIndex, o: RebuildOptions): Insight[]
         timestamp: e.timestamp,
         channel: e.channel,
         computer: e.computer,
+        file: source.file,
       });
     }
   }

@@ -3,10 +3,10 @@
  * a source that just failed many times, explicit-credential spraying. Counts live in bounded
  * per-source aggregates (failures in 10-minute windows), so input order does not matter.
  */
-import type { TimelineEntry } from '../../insights/index.js';
 import { GROUPS_PER_TABLE, Groups, namesText, Span, Tally, topText } from '../aggregate.js';
 import type { AuthEvent, ExplicitCredentials } from '../facts.js';
 import { basename, plural } from '../text.js';
+import { type KeyEvent, SpanIndex } from './key-events.js';
 
 /** Failures from one source within two adjacent 10-minute windows that make a burst. */
 export const BURST_FAILURES = 10;
@@ -30,6 +30,8 @@ interface FailureSource {
 interface Success {
   time: number;
   recordId: number;
+  /** One event's span, for its reference record and file. */
+  span: Span;
   user: string;
   type: string;
 }
@@ -45,12 +47,14 @@ interface ExplicitGroup {
 
 /** The key events the timeline derives from authentication facts. */
 export class AuthPatterns {
+  constructor(private readonly index = new SpanIndex()) {}
+
   private readonly failures = new Groups<FailureSource>(GROUPS_PER_TABLE / 2);
   /** The earliest successes per source, to find a success that follows a burst. */
   private readonly successes = new Groups<Success[]>(GROUPS_PER_TABLE / 2);
   private readonly explicit = new Groups<ExplicitGroup>(GROUPS_PER_TABLE / 2);
 
-  auth(f: AuthEvent): void {
+  auth(f: AuthEvent, file = ''): void {
     const source = f.address || f.workstation;
     if (source === '') return;
     const key = `${f.computer}\u0000${source}`;
@@ -65,7 +69,7 @@ export class AuthPatterns {
         types: new Tally(20),
       }));
       if (g === undefined) return;
-      g.span.add(f.time, f.recordId);
+      this.index.add(g.span, f.computer, f.time, f.recordId, f.ref, file);
       if (Number.isFinite(f.time)) g.windows.add(String(Math.floor(f.time / WINDOW)));
       if (f.user) g.users.add(f.user);
       if (f.reason) g.reasons.add(f.reason);
@@ -77,13 +81,15 @@ export class AuthPatterns {
     ) {
       const list = this.successes.get(key, () => []);
       if (list === undefined) return;
-      list.push({ time: f.time, recordId: f.recordId, user: f.user, type: f.logonType });
+      const span = new Span();
+      this.index.add(span, f.computer, f.time, f.recordId, f.ref, file);
+      list.push({ time: f.time, recordId: f.recordId, span, user: f.user, type: f.logonType });
       list.sort((a, b) => a.time - b.time || a.recordId - b.recordId);
       if (list.length > 20) list.length = 20;
     }
   }
 
-  explicitLogon(f: ExplicitCredentials): void {
+  explicitLogon(f: ExplicitCredentials, file = ''): void {
     const g = this.explicit.get(`${f.computer}\u0000${f.subject}\u0000${f.process}`, () => ({
       computer: f.computer,
       subject: f.subject,
@@ -93,14 +99,14 @@ export class AuthPatterns {
       servers: new Tally(50),
     }));
     if (g === undefined) return;
-    g.span.add(f.time, f.recordId);
+    this.index.add(g.span, f.computer, f.time, f.recordId, f.ref, file);
     if (f.target) g.targets.add(f.target);
     if (f.server) g.servers.add(f.server);
   }
 
-  /** Timeline entries, with the computer each belongs to. */
-  entries(): { entry: TimelineEntry; computer: string; count: number }[] {
-    const out: { entry: TimelineEntry; computer: string; count: number }[] = [];
+  /** Timeline entries, with the computer each belongs to and its reference record. */
+  entries(): (KeyEvent & { count: number })[] {
+    const out: (KeyEvent & { count: number })[] = [];
     for (const [key, g] of this.failures.map) {
       const peak = peakWindow(g.windows);
       if (peak < BURST_FAILURES || !g.span.hasTime) continue;
@@ -111,6 +117,8 @@ export class AuthPatterns {
       out.push({
         computer: g.computer,
         count: g.span.count,
+        ref: g.span.ref,
+        file: g.span.file,
         entry: {
           timestamp_start: g.span.first,
           timestamp_end: g.span.last,
@@ -128,6 +136,8 @@ export class AuthPatterns {
       out.push({
         computer: g.computer,
         count: after.length,
+        ref: first.span.ref,
+        file: first.span.file,
         entry: {
           timestamp_start: first.time,
           timestamp_end: after.length > 1 ? after[after.length - 1]!.time : null,
@@ -146,6 +156,8 @@ export class AuthPatterns {
       out.push({
         computer: g.computer,
         count: g.span.count,
+        ref: g.span.ref,
+        file: g.span.file,
         entry: {
           timestamp_start: g.span.first,
           timestamp_end: g.span.count > 1 ? g.span.last : null,

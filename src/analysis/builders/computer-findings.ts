@@ -17,6 +17,7 @@ export const COMPUTER_FINDINGS_COLUMNS = [
   'Sigma Matches',
   'Sigma Rules',
   'Highest Sigma Level',
+  'Sigma Matches by Level',
   'Top Sigma Rules',
   'Key Events',
   'Highest Importance',
@@ -27,6 +28,13 @@ export const COMPUTER_FINDINGS_COLUMNS = [
 
 const MAX_ROWS = 1000;
 
+/** Sigma's levels from the most severe down; a rule without a known level counts as `unset`. */
+export const SIGMA_LEVELS = ['critical', 'high', 'medium', 'low', 'informational', 'unset'] as const;
+
+/** `critical 2, high 40, low 3`: the levels with matches, most severe first. */
+const levelsText = (counts: readonly number[]): string =>
+  counts.flatMap((n, i) => (n > 0 ? [`${SIGMA_LEVELS[i]} ${n}`] : [])).join(', ');
+
 interface Host {
   readonly name: string;
   events: number;
@@ -34,6 +42,8 @@ interface Host {
   sigma: number;
   sigmaLevel: string;
   sigmaRank: number;
+  /** Matches per level, indexed as SIGMA_LEVELS (the report's level × host summary reads them). */
+  readonly levels: number[];
   readonly rules: Tally;
   keyEvents: number;
   importance: Importance | null;
@@ -57,6 +67,7 @@ export class ComputerFindingsBuilder implements Builder {
       sigma: 0,
       sigmaLevel: '',
       sigmaRank: -1,
+      levels: SIGMA_LEVELS.map(() => 0),
       rules: new Tally(200),
       keyEvents: 0,
       importance: null,
@@ -78,6 +89,8 @@ export class ComputerFindingsBuilder implements Builder {
     if (h === undefined) return;
     h.sigma++;
     h.rules.add(oneLine(m.rule.title, 120));
+    const level = SIGMA_LEVELS.indexOf(String(m.rule.level ?? '').toLowerCase() as never);
+    h.levels[level < 0 ? SIGMA_LEVELS.length - 1 : level]!++;
     const rank = importanceRank(importanceOfSigma(m.rule.level));
     if (rank > h.sigmaRank) {
       h.sigmaRank = rank;
@@ -120,6 +133,7 @@ export class ComputerFindingsBuilder implements Builder {
         sigma(String(h.sigma)),
         sigma(String(h.rules.size + (h.rules.overflow > 0 ? 1 : 0))),
         sigma(h.sigmaLevel || '-'),
+        sigma(levelsText(h.levels) || '-'),
         sigma(topText(h.rules, 5) || '-'),
         String(h.keyEvents),
         h.importance ?? '-',

@@ -4,9 +4,10 @@
  * Timeline entries (category `Yara`, one per rule and computer) and a line of the Overview.
  * Payload text is attacker-written: it is flattened to one line and clipped like every cell.
  */
-import { type Insight, type TimelineEntry, tableInsight } from '../../insights/index.js';
+import { type Insight, tableInsight } from '../../insights/index.js';
 import { GROUPS_PER_TABLE, Groups, namesText, Span, Tally } from '../aggregate.js';
 import { cleanRows, formatTime, oneLine, plural, shortChannel } from '../text.js';
+import { type KeyEvent, refOf } from './key-events.js';
 
 /** One matched payload, as src/payloads reports it (typed here so analysis needs nothing from there). */
 export interface PayloadMatchInput {
@@ -22,6 +23,7 @@ export interface PayloadMatchInput {
     readonly timestamp: number;
     readonly channel: string;
     readonly eventId: number;
+    readonly file?: string;
   }[];
   readonly occurrences: number;
 }
@@ -107,7 +109,8 @@ export class PayloadYaraBuilder {
         if (g === undefined) continue;
         g.payloads++;
         g.kinds.add(m.kind);
-        for (const r of m.records) g.span.add(r.timestamp, r.recordId);
+        for (const r of m.records)
+          g.span.add(r.timestamp, r.recordId, refOf(r.channel, r.recordId), r.file ?? '');
       }
     }
   }
@@ -135,18 +138,23 @@ export class PayloadYaraBuilder {
     return tableInsight('Overview: YARA Payload Matches', PAYLOAD_YARA_COLUMNS, cleanRows(rows), 'Yara');
   }
 
-  timelineEntries(): TimelineEntry[] {
-    const entries: TimelineEntry[] = [];
+  timelineEntries(): KeyEvent[] {
+    const entries: KeyEvent[] = [];
     for (const g of this.groups.map.values()) {
       if (!g.span.hasTime) continue;
       entries.push({
-        timestamp_start: g.span.first,
-        timestamp_end: g.span.count > 1 ? g.span.last : null,
-        record_id: g.span.record,
-        short_name: `YARA: ${g.rule}`,
-        description: `YARA rule "${g.rule}" (${g.namespace}) matched ${plural(g.payloads, 'payload')} (${namesText(g.kinds, 3)}) from ${plural(g.span.count, 'record')} on ${g.computer || 'unknown host'}: ${g.preview}`,
-        category: 'Yara',
-        importance: 'High',
+        computer: g.computer,
+        ref: g.span.ref,
+        file: g.span.file,
+        entry: {
+          timestamp_start: g.span.first,
+          timestamp_end: g.span.count > 1 ? g.span.last : null,
+          record_id: g.span.record,
+          short_name: `YARA: ${g.rule}`,
+          description: `YARA rule "${g.rule}" (${g.namespace}) matched ${plural(g.payloads, 'payload')} (${namesText(g.kinds, 3)}) from ${plural(g.span.count, 'record')} on ${g.computer || 'unknown host'}: ${g.preview}`,
+          category: 'Yara',
+          importance: 'High',
+        },
       });
     }
     return entries;

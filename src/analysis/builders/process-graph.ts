@@ -2,7 +2,8 @@
  * Process Inference Graph: process ancestry from Sysmon 1 and Security 4688 as a DOT digraph, one
  * cluster per host, edges labelled with the number of processes they lead to, optimised to at
  * most `maxNodes` nodes; graph_metadata lists the original nodes, the shown nodes and, per
- * summary node, the original nodes it replaced.
+ * summary node, the original nodes it replaced. Beside it, a table of every process with its
+ * parent (graph/processes-table.ts), from which one host's tree can be drawn whole.
  */
 import { graphInsight, type Insight } from '../../insights/index.js';
 import type { Fact, ProcessEnd, ProcessStart } from '../facts.js';
@@ -10,6 +11,7 @@ import { detach } from '../text.js';
 import type { Builder } from '../types.js';
 import { renderGraph } from './graph/dot.js';
 import { type GraphNode, type HostForest, optimise } from './graph/optimise.js';
+import { processesInsight } from './graph/processes-table.js';
 import { resolveAncestry } from './graph/resolve.js';
 
 /**
@@ -60,7 +62,8 @@ export class ProcessGraphBuilder implements Builder {
       [...hosts.values()].sort((a, b) => (a.computer < b.computer ? -1 : a.computer > b.computer ? 1 : 0)),
       this.maxNodes,
     );
-    const { dot, metadata } = renderGraph('Process Inference Graph', forests, instances);
-    return [graphInsight('Process Inference Graph', dot, metadata, 'Process')];
+    const { dot, metadata, ids } = renderGraph('Process Inference Graph', forests, instances);
+    const graph = graphInsight('Process Inference Graph', dot, metadata, 'Process');
+    return instances.length === 0 ? [graph] : [graph, processesInsight(instances, ids)];
   }
 }

@@ -55,6 +55,8 @@ function summaryLabel(n: GraphNode): string {
 export interface RenderedGraph {
   dot: string;
   metadata: GraphMetadata;
+  /** Each original process's id, as the metadata names it. */
+  ids: Map<Instance, string>;
 }
 
 /** DOT text and graph metadata for the (optimised) forests of all hosts. */
@@ -105,5 +107,5 @@ export function renderGraph(
     lines.push('  }');
   });
   lines.push(...edges, '}');
-  return { dot: `${lines.join('\n')}\n`, metadata };
+  return { dot: `${lines.join('\n')}\n`, metadata, ids };
 }
