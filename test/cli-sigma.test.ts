@@ -141,7 +141,7 @@ test('tae sigma errors: one line each, 3 for bad inputs and rules, 2 for usage',
   assert.equal(broken.status, 3);
   assert.match(
     broken.stderr,
-    /^tae: warning: broken\.yml: no detection: .*\ntae: no Sigma rule loaded: broken\.yml: /,
+    /^tae: broken\.yml: no detection: .*\(rule not loaded\)\ntae: no Sigma rule loaded: broken\.yml: /,
   );
   assert.equal(broken.stderr.trim().split('\n').length, 2);
   const pack = tae('sigma', '--pack', 'nope', 'small.evtx');

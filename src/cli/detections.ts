@@ -17,7 +17,7 @@ import {
 } from '../sigma/index.js';
 import type { Format } from './formats.js';
 import { type Output, RecordStream } from './output.js';
-import { column, isoTime, type RecordSet, type Row } from './records.js';
+import { column, isoTime, pathColumn, type RecordSet, type Row } from './records.js';
 
 export interface MatchPlace {
   /** 0 for a correlation hit without records. */
@@ -164,7 +164,7 @@ const MATCH_COLUMNS = [
   column('event_id', 'Event ID'),
   column('computer', 'Computer'),
   column('channel', 'Channel'),
-  column('file', 'File'),
+  pathColumn('file', 'File'),
   column('details', 'Details'),
 ];
 

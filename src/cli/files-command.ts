@@ -3,6 +3,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { TaeError } from '../errors/index.js';
+import { type Auth, DEFAULT_LIMITS, type Engine } from '../service/index.js';
 import { type EngineFlags, engineOptions, withEngine } from './engine-flags.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
@@ -46,13 +47,11 @@ export function filesCommand(program: Command, setExit: (code: ExitCode) => void
       for (const p of paths)
         if (!statSync(p, { throwIfNoEntry: false })?.isFile())
           throw new TaeError('INPUT_UNREADABLE', `cannot open ${p}: not a file`);
-      const response = await withEngine(flags, (engine, auth) =>
-        engine.upload({ files: paths.map((p) => ({ name: basename(p), data: createReadStream(p) })) }, auth),
-      );
+      const fileIds = await withEngine(flags, (engine, auth) => uploadInBatches(engine, auth, paths));
       await writeRecords(
         {
           columns: [column('file_id', 'File ID'), column('file_name', 'Name')],
-          rows: response.file_ids.map(([file_id, file_name]) => ({ file_id, file_name })),
+          rows: fileIds.map(([file_id, file_name]) => ({ file_id, file_name })),
         },
         format,
       );
@@ -67,4 +66,35 @@ export function filesCommand(program: Command, setExit: (code: ExitCode) => void
     const { message } = await withEngine(flags, (engine, auth) => engine.deleteFiles({ ids }, auth));
     outLine(message);
   });
+}
+
+/**
+ * The engine takes at most 100 files an upload (and ids a delete), so more are sent 100 at a
+ * time, each stream opened only when its batch goes. The command stays all or nothing, as one
+ * upload is: when a batch is refused, the batches stored before it are deleted again.
+ */
+async function uploadInBatches(
+  engine: Engine,
+  auth: Auth,
+  paths: readonly string[],
+): Promise<[string, string][]> {
+  const max = DEFAULT_LIMITS.maxFilesPerUpload;
+  const stored: [string, string][] = [];
+  try {
+    for (let at = 0; at < paths.length; at += max) {
+      const batch = paths.slice(at, at + max);
+      const response = await engine.upload(
+        { files: batch.map((p) => ({ name: basename(p), data: createReadStream(p) })) },
+        auth,
+      );
+      stored.push(...response.file_ids);
+    }
+  } catch (e) {
+    for (let at = 0; at < stored.length; at += DEFAULT_LIMITS.maxIdsPerRequest)
+      await engine
+        .deleteFiles({ ids: stored.slice(at, at + DEFAULT_LIMITS.maxIdsPerRequest).map(([id]) => id) }, auth)
+        .catch(() => {}); // the first error is the one to report
+    throw e;
+  }
+  return stored;
 }

@@ -21,6 +21,10 @@ const TABLE_LAST_CELL = 160;
 /** A cell on one line, as a person may safely read it on a terminal (src/display). */
 const oneLine = (c: Cell): string => (c === null ? '' : displayLine(String(c).replace(/\s+/g, ' ').trim()));
 
+/** The end of a path: its name and the folders nearest it tell files apart. */
+const clipStart = (s: string, max: number): string =>
+  s.length <= max ? s : `…${s.slice(s.length - max + 1)}`;
+
 function* table(set: RecordSet): Iterable<string> {
   if (set.rows.length === 0) {
     yield `${set.empty ?? 'No results.'}\n`;
@@ -28,7 +32,11 @@ function* table(set: RecordSet): Iterable<string> {
   }
   const last = set.columns.length - 1;
   const cells = set.rows.map((r) =>
-    set.columns.map((c, i) => clip(oneLine(r[c.key] ?? null), i === last ? TABLE_LAST_CELL : TABLE_CELL)),
+    set.columns.map((c, i) => {
+      const max = i === last ? TABLE_LAST_CELL : TABLE_CELL;
+      const text = oneLine(r[c.key] ?? null);
+      return c.path === true ? clipStart(text, max) : clip(text, max);
+    }),
   );
   const widths = set.columns.map((c, i) => Math.max(c.label.length, ...cells.map((r) => r[i]!.length)));
   const line = (r: readonly string[]) =>
@@ -134,7 +142,12 @@ export function formatOptions(command: Command, options: { timesketch: boolean }
   command
     .addOption(new Option('--json', 'print one JSON array'))
     .addOption(new Option('--jsonl', 'print one JSON object per line'))
-    .addOption(new Option('--csv', 'print CSV (with --timesketch: a Timesketch CSV)'));
+    .addOption(
+      new Option(
+        '--csv',
+        options.timesketch ? 'print CSV (with --timesketch: a Timesketch CSV)' : 'print CSV',
+      ),
+    );
   if (options.timesketch)
     command.addOption(
       new Option('--timesketch', 'print a Timesketch timeline (JSON lines; with --csv, CSV)'),

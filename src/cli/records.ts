@@ -11,6 +11,11 @@ export interface Column {
   readonly key: string;
   /** The human table's header. */
   readonly label: string;
+  /**
+   * A path: the table cuts its start, not its end, so files deep in one folder stay told apart
+   * by their names (cut at the end, 593 paths all read `/work/…/Deep…`).
+   */
+  readonly path?: boolean;
 }
 
 export type Row = Readonly<Record<string, Cell>>;
@@ -33,6 +38,7 @@ export interface RecordSet {
 }
 
 export const column = (key: string, label: string): Column => ({ key, label });
+export const pathColumn = (key: string, label: string): Column => ({ key, label, path: true });
 
 /** ISO 8601 UTC with milliseconds, or null for a missing time. */
 export const isoTime = (ms: number | null | undefined): string | null =>

@@ -8,6 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
+import { TaeError } from '../errors/index.js';
 import { INDEX_TABLE_COLUMNS, type IndexTableRow, type Insight } from '../insights/index.js';
 import type { EvtxIndex } from '../library/index.js';
 import { collect, intFlag, usage } from './common.js';
@@ -74,6 +75,9 @@ const EVENT_SET: Omit<RecordSet, 'rows'> = {
 /** Files, not a job: a path that exists, `-` or `@LIST`. */
 const namesFiles = (source: string) => source === '-' || source.startsWith('@') || existsSync(source);
 
+/** Job ids are UUIDs: anything else that names no existing path was meant as a file. */
+const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const SOURCE_HELP = wrap(
   'Source: a path that exists, - or @LIST is searched as EVTX files, in place: they are indexed into a temporary, encrypted index in a directory only you may enter, removed when the command ends (also on Ctrl-C); anything else is a job id (name a file that looks like one as ./NAME).',
   78,
@@ -126,6 +130,8 @@ async function runSearch(source: string, text: string, flags: SearchFlags): Prom
     ...(end !== undefined ? { end_time: end } : {}),
   };
   if (!namesFiles(source)) {
+    if (!JOB_ID.test(source))
+      throw new TaeError('INPUT_UNREADABLE', `cannot search ${source}: file not found (nor a job id)`);
     if (flags.all || flags.sigma)
       throw usage(
         `${flags.all ? '--all' : '--sigma'} searches files; ${JSON.stringify(source)} is not a path that exists`,

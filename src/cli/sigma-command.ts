@@ -130,7 +130,7 @@ async function runSigmaCommand(operands: string[], flags: SigmaFlags): Promise<E
   if (stream === undefined) await writeRecords(ruleRecords(result.detections, result.events), format);
   else await stream.end();
   return runExit({
-    unreadable: unreadable + result.failures.length,
+    unreadable: unreadable + result.failures.length + rules.notLoaded,
     recordsLost: decoded.recordsLost,
     findings: flags.failOn !== undefined && result.detections.maxLevel() >= levelRank(flags.failOn),
   });
