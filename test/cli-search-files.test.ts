@@ -109,8 +109,9 @@ test('a bad request after indexing is a usage error, and the index is removed', 
 });
 
 test('--all and --sigma with a job id are usage errors; --all takes no --page', () => {
-  assert.equal(tae('search', 'no-such-job', '--all').status, 2);
-  assert.equal(tae('search', 'no-such-job', '--sigma').status, 2);
+  const jobId = '0b6f3e0e-2c5a-4d8e-9a4b-5f7c1d2e3f40'; // shaped as a job id: not taken for a file
+  assert.equal(tae('search', jobId, '--all').status, 2);
+  assert.equal(tae('search', jobId, '--sigma').status, 2);
   assert.equal(tae('search', 'many', '--all', '--page', '2').status, 2);
 });
 

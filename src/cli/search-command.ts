@@ -31,6 +31,7 @@ interface SearchFlags extends EngineFlags, FormatFlags {
   summary?: boolean;
   all?: boolean;
   sigma?: boolean;
+  cache?: boolean;
 }
 
 const KEYS = ['event_id', 'record_id', 'timestamp', 'provider', 'computer', 'message', 'event_data'];
@@ -79,7 +80,7 @@ const namesFiles = (source: string) => source === '-' || source.startsWith('@') 
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const SOURCE_HELP = wrap(
-  'Source: a path that exists, - or @LIST is searched as EVTX files, in place: they are indexed into a temporary, encrypted index in a directory only you may enter, removed when the command ends (also on Ctrl-C); anything else is a job id (name a file that looks like one as ./NAME).',
+  "Source: a path that exists, - or @LIST is searched as EVTX files, in place: they are indexed into an encrypted index, kept in the cache ($TAE_CACHE_DIR/search, keyed by the files' content; --no-cache: a temporary one) so that the same files are searched again at once; a job id (a UUID) is a job (name a file that looks like one as ./NAME).",
   78,
 );
 
@@ -106,6 +107,7 @@ export function searchCommand(program: Command, setExit: (code: ExitCode) => voi
       'files: match the builtin Sigma rules while indexing (sigma_matches filters, rule titles in text)',
     )
     .option('--summary', 'the results rebuilt for the time window, as JSON, instead of events')
+    .option('--no-cache', 'files: index them again instead of using (and keeping) a cached index')
     .addHelpText('after', `\n${SOURCE_HELP}\n${inputsHelp('evtx')}`);
   formatOptions(engineOptions(command), { timesketch: true }).action(
     async (source: string, text: string, flags: SearchFlags) => {
@@ -144,12 +146,15 @@ async function runSearch(source: string, text: string, flags: SearchFlags): Prom
   }
   const { files, unreadable } = await expandInputs([source], 'evtx');
   if (files.length === 0) return EXIT.INPUT;
-  return withFileIndex({ files, sigma: flags.sigma === true }, async (index) => {
-    for (const e of index.errors) errLine(`tae: ${e.Error.message}`);
-    if (flags.all) await streamRecords(EVENT_SET, batchesOf(index, request), format);
-    else await printResponse(await index.search(request), flags, format);
-    return runExit({ unreadable: unreadable + index.errors.length, recordsLost: false });
-  });
+  return withFileIndex(
+    { files, sigma: flags.sigma === true, cache: flags.cache !== false },
+    async (index) => {
+      for (const e of index.errors) errLine(`tae: ${e.Error.message}`);
+      if (flags.all) await streamRecords(EVENT_SET, batchesOf(index, request), format);
+      else await printResponse(await index.search(request), flags, format);
+      return runExit({ unreadable: unreadable + index.errors.length, recordsLost: false });
+    },
+  );
 }
 
 function* batchesOf(index: EvtxIndex, request: Parameters<EvtxIndex['matches']>[0]): Generator<Row[]> {

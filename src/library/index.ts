@@ -12,5 +12,7 @@ export {
   MAX_INDEX_FILES,
 } from './build-index.js';
 export type { EvtxIndex, IndexMatchesRequest, IndexSearchRequest } from './evtx-index.js';
+/** For the CLI's index cache only (not re-exported by the package's entries). */
+export { buildKeyedIndex, INDEX_FORMAT, indexFileNames, openKeyedIndex } from './keyed-index.js';
 export { type SearchSource, search } from './search.js';
 export type { IndexSigmaRules } from './sigma-rules.js';
