@@ -64,11 +64,14 @@ test('searching a file answers what the search of a job over that file answers, 
     ],
     ['', '--from', '2024-03-12T08:49:00Z', '--to', '2024-03-12T08:49:30Z'],
   ];
+  // A job's search answers in the endpoint's shape, which names no channel or file.
+  const unplaced = (text: string) => jsonLines(text).map((r) => ({ ...r, channel: null, file: null }));
   for (const request of requests) {
     const byJob = tae('search', job, ...request, '--data', data, '--jsonl');
     const byFile = tae('search', 'example.evtx', ...request, '--jsonl');
     assert.equal(byFile.status, 0, byFile.stderr);
-    assert.equal(byFile.stdout, byJob.stdout, request.join(' '));
+    assert.deepEqual(unplaced(byFile.stdout), jsonLines(byJob.stdout), request.join(' '));
+    assert.ok(jsonLines(byFile.stdout).every((r) => r.file === 'example.evtx' && r.channel));
     assert.ok(byFile.stdout !== '', `${request.join(' ')} matches something`);
   }
   const summary = tae('search', 'example.evtx', '--summary');

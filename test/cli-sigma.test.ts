@@ -96,12 +96,13 @@ test('custom rules: a correlation fires once and hides its base rule unless gene
   ) as Match[];
   assert.deepEqual(
     all.map((m) => [m.rule_title, m.record_id]),
+    // In time order: the correlation fires at its first match's time, after that match.
     [
       ['Failed logon from the lab attacker', 1],
+      ['Repeated failed logons from one address', 1],
       ['Failed logon from the lab attacker', 2],
       ['Failed logon from the lab attacker', 3],
       ['Failed logon from the lab attacker', 4],
-      ['Repeated failed logons from one address', 1],
     ],
   );
 });

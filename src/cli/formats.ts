@@ -19,7 +19,15 @@ const TABLE_CELL = 60;
 const TABLE_LAST_CELL = 160;
 
 /** A cell on one line, as a person may safely read it on a terminal (src/display). */
-const oneLine = (c: Cell): string => (c === null ? '' : displayLine(String(c).replace(/\s+/g, ' ').trim()));
+const oneLine = (c: Cell): string => (c === null ? '' : displayLine(cellText(c).replace(/\s+/g, ' ').trim()));
+
+/** An object cell as a person reads it: `name=value; …`. */
+export const cellText = (c: Exclude<Cell, null>): string =>
+  typeof c === 'object'
+    ? Object.entries(c)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('; ')
+    : String(c);
 
 /** The end of a path: its name and the folders nearest it tell files apart. */
 const clipStart = (s: string, max: number): string =>
@@ -74,7 +82,7 @@ function* jsonl(set: RecordSet): Iterable<string> {
  * (=, +, -, @, tab, CR at the start, and not a plain number): event text is attacker-written.
  */
 function csvCell(c: Cell, neutralise: boolean): string {
-  let s = c === null ? '' : String(c);
+  let s = c === null ? '' : typeof c === 'object' ? JSON.stringify(c) : String(c);
   if (neutralise && /^[=+\-@\t\r]/.test(s) && !/^[+-]?\d+(\.\d+)?$/.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }

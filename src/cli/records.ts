@@ -4,7 +4,11 @@
  * time can also say how to appear on a Timesketch timeline.
  */
 
-export type Cell = string | number | boolean | null;
+/**
+ * A cell: a scalar, or an object of texts (an event's data: JSON formats keep it an object,
+ * CSV writes it as JSON, the table as `name=value; …`).
+ */
+export type Cell = string | number | boolean | null | Readonly<Record<string, string>>;
 
 export interface Column {
   /** snake_case: JSON keys, CSV header and Timesketch attribute names. */

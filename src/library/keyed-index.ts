@@ -7,9 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import { TaeError } from '../errors/index.js';
 import type { ErrorInsight } from '../insights/index.js';
-import { INDEX_FORMAT } from '../search/index.js';
+import { INDEX_FORMAT, type PlacedRow } from '../search/index.js';
 import { build, type IndexSourceOptions, namesOf } from './build-index.js';
-import { type EvtxIndex, OpenIndex } from './evtx-index.js';
+import { type EvtxIndex, type IndexSearchRequest, OpenIndex } from './evtx-index.js';
 
 /** What a cached index's key must change with: the index's format, and each file's name in it. */
 export { INDEX_FORMAT, namesOf as indexFileNames };
@@ -34,4 +34,23 @@ export function openKeyedIndex(init: {
   readonly errors: readonly ErrorInsight[];
 }): EvtxIndex {
   return new OpenIndex({ ...init, id: randomUUID(), tempDir: null, key: Buffer.from(init.key) });
+}
+
+/**
+ * Rows of `index` (from `buildIndex` or this file) with their channel and file name: the page
+ * `request` asks for, or with `all` every match in batches.
+ */
+export function placedRows(
+  index: EvtxIndex,
+  request: IndexSearchRequest,
+  all: boolean,
+): Generator<PlacedRow[]> {
+  if (!(index instanceof OpenIndex)) throw new TaeError('INVALID_ARGUMENT', 'not an index from buildIndex');
+  return index.placed(request, all);
+}
+
+/** How many events `request` matches in `index`, counted up to `cap`. */
+export function countMatches(index: EvtxIndex, request: IndexSearchRequest, cap: number): number {
+  if (!(index instanceof OpenIndex)) throw new TaeError('INVALID_ARGUMENT', 'not an index from buildIndex');
+  return index.count(request, cap);
 }
