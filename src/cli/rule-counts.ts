@@ -33,7 +33,7 @@ const WHY: Readonly<Record<string, string>> = {
   'logsource.fields_unavailable': 'needing fields their events never carry',
 };
 
-/** `3141 rules, 2407 evaluated (734 not for Windows event logs)`, then correlations and filters. */
+/** `3141 rules, 2407 evaluated (726 not for Windows event logs, …)`, then correlations and filters. */
 export function ruleCountsLabel(c: RuleCounts): string {
   const notRun = Object.entries(c.notRun)
     .filter(([, n]) => n > 0)
