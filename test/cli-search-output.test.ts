@@ -58,6 +58,10 @@ test('the table says which events of how many it shows, and the next page to ask
   );
   const past = tae('search', 'sysmon.evtx', 'needle', '--show', '10', '--page', '4');
   assert.equal(lastLine(past.stdout), 'No events on page 4: 25 match (3 pages of 10)');
+  assert.equal(lastLine(tae('search', 'sysmon.evtx', '').stdout), 'Events 1–10 of 25; next page: --page 2');
+  const window = ['--from', '2026-03-01T10:00:05Z', '--to', '2026-03-01T10:00:09Z'];
+  assert.equal(lastLine(tae('search', 'sysmon.evtx', '', ...window).stdout), 'Events 1–5 of 5');
+  assert.equal(lastLine(tae('search', 'sysmon.evtx', 'needle-1', ...window).stdout), 'No matching events.');
   const jsonl = tae('search', 'sysmon.evtx', 'needle', '--show', '10', '--jsonl');
   assert.equal(jsonl.stderr, 'tae: Events 1–10 of 25; next page: --page 2\n');
 });
