@@ -6,7 +6,7 @@
  * files goes in several requests.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
@@ -95,4 +95,16 @@ test('tae files upload of 105 files stores them all, in several requests of at m
   assert.equal(r.status, 0, r.stderr);
   const ids = (JSON.parse(r.stdout) as { file_id: string }[]).map((f) => f.file_id);
   assert.equal(new Set(ids).size, 105);
+});
+
+test('an upload that a later batch would refuse (a file over 250 MB) is refused before any is stored', () => {
+  mkdirSync(join(dir, 'with-big'));
+  for (let i = 0; i < 101; i++) writeFileSync(join(dir, 'with-big', `note-${i}.txt`), `note ${i}`);
+  writeFileSync(join(dir, 'with-big', 'zz-big.bin'), '');
+  truncateSync(join(dir, 'with-big', 'zz-big.bin'), 251 * 2 ** 20); // sparse: nothing is written
+  const data = join(dir, 'engine-big');
+  const r = tae('files', 'upload', 'with-big', '--data', data);
+  assert.equal(r.status, 3);
+  assert.equal(r.stderr, 'tae: File too large: zz-big.bin exceeds the 250 MB limit\n');
+  assert.deepEqual(existsSync(join(data, 'files')) ? readdirSync(join(data, 'files')) : [], []);
 });
