@@ -6,6 +6,7 @@
  * bounded (`TAE_SEARCH_CACHE_MB`), and an entry that does not open is built again.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,4 +82,16 @@ test('the cache is bounded: the oldest entries go past TAE_SEARCH_CACHE_MB, 0 ke
   assert.equal(tae({ TAE_SEARCH_CACHE_MB: '0' }, 'search', 'other.evtx', 'x').status, 0);
   assert.equal(tae({}, 'search', '--no-cache', 'other.evtx', 'x').status, 0);
   assert.deepEqual(entries(), kept);
+});
+
+test('a FIFO or a device named as the source is refused, not read for its digest (which would not end)', () => {
+  const fifo = spawnSync('mkfifo', [join(dir, 'pipe')]).status === 0;
+  for (const [input, kind] of [
+    ...(fifo ? [['pipe', 'a FIFO \\(pipe\\)'] as const] : []),
+    ['/dev/zero', 'a character device'] as const,
+  ]) {
+    const r = runTae(dir, ['search', input, 'x'], { TMPDIR: temp });
+    assert.equal(r.status, 3, `${input}: ${r.signal ?? r.stderr}`);
+    assert.match(r.stderr, new RegExp(`^tae: cannot open ${input}: it is ${kind}, not a regular file\\n$`));
+  }
 });

@@ -121,7 +121,12 @@ test('--all and --sigma with a job id are usage errors; --all takes no --page', 
 test('Ctrl-C while matches stream: exit 130 and the owner-only index directory is gone', async () => {
   const child = spawn(process.execPath, [CLI, 'search', 'many', '--all', '--jsonl'], {
     cwd: dir,
-    env: { ...process.env, TMPDIR: temp, TAE_HOME: join(dir, '.tae-home') },
+    env: {
+      ...process.env,
+      TMPDIR: temp,
+      TAE_HOME: join(dir, '.tae-home'),
+      TAE_CACHE_DIR: join(dir, '.tae-cache'),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

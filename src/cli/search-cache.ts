@@ -17,7 +17,9 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import {
   closeSync,
+  constants,
   copyFileSync,
+  fstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -55,11 +57,16 @@ export function searchCacheBytes(env: Readonly<Record<string, string | undefined
   return mb !== undefined && /^\d{1,7}$/.test(mb) ? Number(mb) * 2 ** 20 : DEFAULT_MAX_MB * 2 ** 20;
 }
 
-/** SHA-256 of a file's content, read 1 MiB at a time; undefined when it cannot be read. */
+/**
+ * SHA-256 of a file's content, read 1 MiB at a time; undefined when it cannot be read or is
+ * not a regular file. Opened without blocking and checked before any read: a FIFO would wait
+ * for a writer and a device never end (the build then refuses them, naming them).
+ */
 function fileDigest(path: string, buffer: Buffer): string | undefined {
   let fd: number | undefined;
   try {
-    fd = openSync(path, 'r');
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    if (!fstatSync(fd).isFile()) return undefined;
     const hash = createHash('sha256');
     for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer)) hash.update(buffer.subarray(0, n));
     return hash.digest('hex');
