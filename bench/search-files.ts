@@ -6,7 +6,8 @@
  *     through an Engine whose per-request limits admit 593 files);
  *   - first: `tae search DIR TERM` with an empty index cache (it decodes and indexes);
  *   - second: the same again (the cached index).
- * One JSON object per round, then the medians and `secondOverJob` (the target is ≤ 1.5).
+ * One JSON object per round, then the medians, `secondOverJob` (the target is ≤ 1.5) and the
+ * median of the rounds' own ratios.
  *   node --import tsx bench/search-files.ts [--files DIR] [--term T] [--rounds R] [--dir D]
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -104,6 +105,7 @@ try {
       jobMs: Math.round(job.wallMs),
       firstMs: Math.round(first.wallMs),
       secondMs: Math.round(second.wallMs),
+      secondOverJob: Number((second.wallMs / job.wallMs).toFixed(2)),
       sameRows: rows(job.stdout) === rows(first.stdout) && first.stdout === second.stdout,
       cached,
     });
@@ -115,6 +117,8 @@ try {
     firstMs: Math.round(first),
     secondMs: Math.round(second),
     secondOverJob: Number((second / job).toFixed(2)),
+    // Paired within each round, so that a load that changed between rounds weighs less.
+    medianRoundRatio: Number(median(all.second.map((s, i) => s / all.job[i]!)).toFixed(2)),
     firstOverJob: Number((first / job).toFixed(2)),
   });
 } finally {
