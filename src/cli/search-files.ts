@@ -68,7 +68,12 @@ export async function withFileIndex<T>(
   process.on('exit', remove);
   try {
     const maxBytes = options.cache ? searchCacheBytes() : 0;
+    const t0 = performance.now();
     const entry = maxBytes > 0 ? cacheEntry(options.files, options.sigma, maxBytes) : undefined;
+    if (entry !== undefined)
+      debugLine(
+        `search index cache: digests of ${options.files.length} files in ${Math.round(performance.now() - t0)} ms`,
+      );
     index = entry === undefined ? undefined : cached(entry);
     if (index === undefined && entry !== undefined)
       index = await buildCached(options, entry, owned, abort.signal);
