@@ -18,7 +18,18 @@ import { commandExists, median, timeProcess } from './measure.js';
 import { ceilingsBench, scaleBench } from './scaling.js';
 
 /** Benches with their own script under bench/, selected with --only NAME like the others. */
-const SUBSYSTEMS = ['sigma', 'rule-load', 'yara', 'lookup', 'analysis', 'search', 'service', 'job', 'spread'];
+const SUBSYSTEMS = [
+  'sigma',
+  'rule-load',
+  'yara',
+  'lookup',
+  'analysis',
+  'search',
+  'search-files',
+  'service',
+  'job',
+  'spread',
+];
 const BENCHES = ['decode', 'scale', 'ceilings', 'corpus', 'memory', ...SUBSYSTEMS];
 const USAGE = `
 usage: npm run bench -- [--runs N] [--only NAME] [--skip-peers] [--quick]

@@ -18,6 +18,7 @@ const SCRIPTS = [
   'run',
   'job',
   'search',
+  'search-files',
   'yara',
   'lookup',
   'index-build',

@@ -95,13 +95,13 @@ test('CSV quotes separators and neutralises cells a spreadsheet would run as for
   assert.equal(r.status, 0, r.stderr);
   assert.equal(
     r.stdout,
-    'time,level,rule_title,rule_id,record_id,event_id,computer,channel,file,details\n' +
-      `2024-05-01T10:00:00.000Z,low,Any failed logon,,1,4625,"'=HYPERLINK(""http://127.0.0.1:9/csv"",""x"")",,formula.json,\n`,
+    'time,level,rule_title,rule_id,record_id,event_id,computer,channel,file,mitre,details\n' +
+      `2024-05-01T10:00:00.000Z,low,Any failed logon,,1,4625,"'=HYPERLINK(""http://127.0.0.1:9/csv"",""x"")",,formula.json,,\n`,
   );
   const ts = tae('sigma', '--timesketch', '--csv', '--rule', 'any-4625.yml', 'formula.json');
   assert.match(
     ts.stdout,
-    /^message,datetime,timestamp,timestamp_desc,time,level,rule_title,rule_id,record_id,event_id,computer,channel,file,details\n/,
+    /^message,datetime,timestamp,timestamp_desc,time,level,rule_title,rule_id,record_id,event_id,computer,channel,file,mitre,details\n/,
   );
   assert.ok(ts.stdout.includes(',"=HYPERLINK(""http://127.0.0.1:9/csv"",""x"")",'));
 });
@@ -162,7 +162,9 @@ test('tae search browses the events of a completed public job, and pages and fil
     .map((l) => JSON.parse(l));
   assert.equal(rows.length, 4);
   assert.ok(
-    rows.every((e: { message: string; event_data: string }) => /powershell/i.test(e.message + e.event_data)),
+    rows.every((e: { message: string; event_data: Record<string, string> }) =>
+      /powershell/i.test(e.message + Object.values(e.event_data).join(' ')),
+    ),
   );
   const page = (n: string) =>
     tae(
@@ -180,7 +182,7 @@ test('tae search browses the events of a completed public job, and pages and fil
     );
   const [first, second] = [JSON.parse(page('1').stdout), JSON.parse(page('2').stdout)];
   assert.equal(first.length, 3);
-  assert.ok([...first, ...second].every((e: { event_id: string }) => e.event_id === '4625'));
+  assert.ok([...first, ...second].every((e: { event_id: number }) => e.event_id === 4625));
   assert.ok(Number(second[0].record_id) > Number(first[2].record_id));
   const window = tae(
     'search',

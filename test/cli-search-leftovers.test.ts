@@ -29,7 +29,7 @@ after(() => rmSync(dir, { recursive: true, force: true })); // the 32 MiB log wi
 const searchBig = () =>
   spawn(process.execPath, [CLI, 'search', big, 'no-such-text'], {
     cwd: dir,
-    env: { ...process.env, TMPDIR: temp, TAE_HOME: join(dir, 'home') },
+    env: { ...process.env, TMPDIR: temp, TAE_HOME: join(dir, 'home'), TAE_CACHE_DIR: join(dir, 'cache') },
     stdio: 'ignore',
   });
 

@@ -96,12 +96,13 @@ test('custom rules: a correlation fires once and hides its base rule unless gene
   ) as Match[];
   assert.deepEqual(
     all.map((m) => [m.rule_title, m.record_id]),
+    // In time order: the correlation fires at its first match's time, after that match.
     [
       ['Failed logon from the lab attacker', 1],
+      ['Repeated failed logons from one address', 1],
       ['Failed logon from the lab attacker', 2],
       ['Failed logon from the lab attacker', 3],
       ['Failed logon from the lab attacker', 4],
-      ['Repeated failed logons from one address', 1],
     ],
   );
 });
@@ -141,7 +142,7 @@ test('tae sigma errors: one line each, 3 for bad inputs and rules, 2 for usage',
   assert.equal(broken.status, 3);
   assert.match(
     broken.stderr,
-    /^tae: warning: broken\.yml: no detection: .*\ntae: no Sigma rule loaded: broken\.yml: /,
+    /^tae: broken\.yml: no detection: .*\(rule not loaded\)\ntae: no Sigma rule loaded: broken\.yml: /,
   );
   assert.equal(broken.stderr.trim().split('\n').length, 2);
   const pack = tae('sigma', '--pack', 'nope', 'small.evtx');

@@ -102,6 +102,13 @@ async function runAnalyze(operands: string[], flags: AnalyzeFlags): Promise<Exit
       'INVALID_ARGUMENT',
       `${yaraRules[0]} is a YARA rule: add --yara to scan payloads with it`,
     );
+  // --sigma runs the community packs and a Sigma --rule file runs instead of them: taking one
+  // silently would leave the user believing the other ran too.
+  if (flags.sigma === true && sigmaRules.length > 0)
+    throw new TaeError(
+      'INVALID_ARGUMENT',
+      `--sigma (the community rules) and --rule ${sigmaRules[0]} (Sigma rules run instead of them) cannot be combined: give one, or add the file as a pack (tae rules add) and pass --pack`,
+    );
   const wantsSigma = flags.sigma === true || sigmaRules.length > 0 || (flags.pack?.length ?? 0) > 0;
   const window = eventWindowOf(flags);
   const choice = ruleChoiceOf(flags);
@@ -194,7 +201,7 @@ async function runAnalyze(operands: string[], flags: AnalyzeFlags): Promise<Exit
     await out.flush();
   }
   return runExit({
-    unreadable: unreadable + result.failures.length,
+    unreadable: unreadable + result.failures.length + (sigma?.notLoaded ?? 0),
     recordsLost: decoded.recordsLost,
     findings: flags.failOn !== undefined && maxFindingRank(result) >= levelRank(flags.failOn),
   });

@@ -208,14 +208,24 @@ export function resultsDocument(
   sigma: SigmaRules | undefined,
 ) {
   const d = result.detections;
+  const o = overviewData(result.insights);
+  const counts = sigma?.counts;
   return {
     files,
-    records: result.records,
+    // The summary's and the report's count (duplicates left out, as a job leaves them out);
+    // `records_read` is every record decoded.
+    records: Number(o.records ?? 0),
+    duplicate_records: Number(o.duplicate_records ?? 0),
+    records_read: result.records,
     sigma:
-      sigma === undefined
+      counts === undefined
         ? null
         : {
-            rules_loaded: sigma.label,
+            rules_loaded: counts.loaded,
+            rules_evaluated: counts.run,
+            rules_not_evaluated: counts.notRun,
+            correlations: counts.correlations,
+            rules_left_out: counts.leftOut,
             matches: d.total,
             by_level: Object.fromEntries(d.byLevel()),
             rules: rulesDetail(d),

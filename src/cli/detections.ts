@@ -16,8 +16,10 @@ import {
   sigmaEventFromEvtx,
 } from '../sigma/index.js';
 import type { Format } from './formats.js';
+import { mitreCell } from './mitre.js';
 import { type Output, RecordStream } from './output.js';
-import { column, isoTime, type RecordSet, type Row } from './records.js';
+import { column, isoTime, pathColumn, type RecordSet, type Row } from './records.js';
+import { TimeOrder } from './time-order.js';
 
 export interface MatchPlace {
   /** 0 for a correlation hit without records. */
@@ -164,7 +166,8 @@ const MATCH_COLUMNS = [
   column('event_id', 'Event ID'),
   column('computer', 'Computer'),
   column('channel', 'Channel'),
-  column('file', 'File'),
+  pathColumn('file', 'File'),
+  column('mitre', 'MITRE'),
   column('details', 'Details'),
 ];
 
@@ -178,6 +181,7 @@ const matchRow = (m: Detection): Row => ({
   computer: m.computer ?? null,
   channel: m.channel ?? null,
   file: m.file ?? null,
+  mitre: mitreCell(m.rule.tags),
   details: m.evidence === undefined ? null : evidenceLine(m.evidence),
 });
 
@@ -200,45 +204,40 @@ export function matchRecords(d: Detections): RecordSet {
   return { ...MATCH_SET, rows: d.kept.map(matchRow) };
 }
 
-/** Rows per write of a match stream. */
-const STREAM_BATCH = 1024;
-
 /**
- * Matches written as they are found (`tae sigma --jsonl` and the other listings), in batches:
- * a run over a huge log lists every match and holds none. `pending` is what the run awaits
- * before reading on, so the output paces the decoding.
+ * Matches listed in time order across every input (`tae sigma --jsonl` and the other
+ * listings): they arrive file by file and are put in order through sorted runs with bounded
+ * memory (time-order.ts), then written in batches once the run is over.
  */
 export class MatchStream {
-  private batch: Row[] = [];
-  private writing: Promise<void> = Promise.resolve();
-  private handed = false;
+  private readonly order: TimeOrder;
   private readonly records: RecordStream;
 
-  constructor(format: Format, out?: Output) {
+  constructor(format: Format, out?: Output, bounds?: ConstructorParameters<typeof TimeOrder>[0]) {
     this.records = new RecordStream(MATCH_SET, format, out);
+    this.order = new TimeOrder(bounds);
   }
 
   readonly add = (d: Detection): void => {
-    this.batch.push(matchRow(d));
-    if (this.batch.length < STREAM_BATCH) return;
-    const batch = this.batch;
-    this.batch = [];
-    this.writing = this.writing.then(() => this.records.write(batch));
-    this.handed = true;
+    const row = matchRow(d);
+    this.order.add(d.timestamp, row, typeof row.details === 'string' ? row.details.length + 200 : 200);
   };
 
-  /** The writes in flight, when a batch was handed on since the last call. */
-  readonly pending = (): Promise<void> | undefined => {
-    if (!this.handed) return undefined;
-    this.handed = false;
-    return this.writing;
-  };
+  /** Runs that went to disk (for the tests). */
+  get spilled(): number {
+    return this.order.spilled;
+  }
+
+  /** Nothing to wait for: runs are written as they fill, synchronously. */
+  readonly pending = (): Promise<void> | undefined => undefined;
 
   async end(): Promise<number> {
-    const batch = this.batch;
-    this.batch = [];
-    await this.writing;
-    await this.records.write(batch);
+    for (const batch of this.order.sorted()) await this.records.write(batch);
     return this.records.end();
+  }
+
+  /** Removes the runs of a listing that will not be written (a failed run). */
+  close(): void {
+    this.order.close();
   }
 }

@@ -19,7 +19,19 @@ const TABLE_CELL = 60;
 const TABLE_LAST_CELL = 160;
 
 /** A cell on one line, as a person may safely read it on a terminal (src/display). */
-const oneLine = (c: Cell): string => (c === null ? '' : displayLine(String(c).replace(/\s+/g, ' ').trim()));
+const oneLine = (c: Cell): string => (c === null ? '' : displayLine(cellText(c).replace(/\s+/g, ' ').trim()));
+
+/** An object cell as a person reads it: `name=value; …`. */
+export const cellText = (c: Exclude<Cell, null>): string =>
+  typeof c === 'object'
+    ? Object.entries(c)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('; ')
+    : String(c);
+
+/** The end of a path: its name and the folders nearest it tell files apart. */
+const clipStart = (s: string, max: number): string =>
+  s.length <= max ? s : `…${s.slice(s.length - max + 1)}`;
 
 function* table(set: RecordSet): Iterable<string> {
   if (set.rows.length === 0) {
@@ -28,7 +40,11 @@ function* table(set: RecordSet): Iterable<string> {
   }
   const last = set.columns.length - 1;
   const cells = set.rows.map((r) =>
-    set.columns.map((c, i) => clip(oneLine(r[c.key] ?? null), i === last ? TABLE_LAST_CELL : TABLE_CELL)),
+    set.columns.map((c, i) => {
+      const max = i === last ? TABLE_LAST_CELL : TABLE_CELL;
+      const text = oneLine(r[c.key] ?? null);
+      return c.path === true ? clipStart(text, max) : clip(text, max);
+    }),
   );
   const widths = set.columns.map((c, i) => Math.max(c.label.length, ...cells.map((r) => r[i]!.length)));
   const line = (r: readonly string[]) =>
@@ -66,7 +82,7 @@ function* jsonl(set: RecordSet): Iterable<string> {
  * (=, +, -, @, tab, CR at the start, and not a plain number): event text is attacker-written.
  */
 function csvCell(c: Cell, neutralise: boolean): string {
-  let s = c === null ? '' : String(c);
+  let s = c === null ? '' : typeof c === 'object' ? JSON.stringify(c) : String(c);
   if (neutralise && /^[=+\-@\t\r]/.test(s) && !/^[+-]?\d+(\.\d+)?$/.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
@@ -134,7 +150,12 @@ export function formatOptions(command: Command, options: { timesketch: boolean }
   command
     .addOption(new Option('--json', 'print one JSON array'))
     .addOption(new Option('--jsonl', 'print one JSON object per line'))
-    .addOption(new Option('--csv', 'print CSV (with --timesketch: a Timesketch CSV)'));
+    .addOption(
+      new Option(
+        '--csv',
+        options.timesketch ? 'print CSV (with --timesketch: a Timesketch CSV)' : 'print CSV',
+      ),
+    );
   if (options.timesketch)
     command.addOption(
       new Option('--timesketch', 'print a Timesketch timeline (JSON lines; with --csv, CSV)'),

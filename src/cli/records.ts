@@ -4,13 +4,22 @@
  * time can also say how to appear on a Timesketch timeline.
  */
 
-export type Cell = string | number | boolean | null;
+/**
+ * A cell: a scalar, or an object of texts (an event's data: JSON formats keep it an object,
+ * CSV writes it as JSON, the table as `name=value; …`).
+ */
+export type Cell = string | number | boolean | null | Readonly<Record<string, string>>;
 
 export interface Column {
   /** snake_case: JSON keys, CSV header and Timesketch attribute names. */
   readonly key: string;
   /** The human table's header. */
   readonly label: string;
+  /**
+   * A path: the table cuts its start, not its end, so files deep in one folder stay told apart
+   * by their names (cut at the end, 593 paths all read `/work/…/Deep…`).
+   */
+  readonly path?: boolean;
 }
 
 export type Row = Readonly<Record<string, Cell>>;
@@ -33,6 +42,7 @@ export interface RecordSet {
 }
 
 export const column = (key: string, label: string): Column => ({ key, label });
+export const pathColumn = (key: string, label: string): Column => ({ key, label, path: true });
 
 /** ISO 8601 UTC with milliseconds, or null for a missing time. */
 export const isoTime = (ms: number | null | undefined): string | null =>

@@ -8,17 +8,19 @@
  */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { INDEX_TABLE_COLUMNS, type IndexTableRow, type Insight } from '../insights/index.js';
-import type { EvtxIndex } from '../library/index.js';
+import { TaeError } from '../errors/index.js';
+import type { Insight } from '../insights/index.js';
+import { countMatches, type EvtxIndex, type IndexSearchRequest, placedRows } from '../library/index.js';
 import { collect, intFlag, usage } from './common.js';
 import { type EngineFlags, engineOptions, withEngine } from './engine-flags.js';
 import { EXIT, type ExitCode, runExit } from './exit-codes.js';
 import { type Format, type FormatFlags, formatOf, formatOptions } from './formats.js';
 import { expandInputs, inputsHelp, wrap } from './inputs.js';
 import { printJson } from './json-output.js';
-import { streamRecords, writeRecords } from './output.js';
-import { column, type RecordSet, type Row } from './records.js';
+import { Output, streamRecords, writeRecords } from './output.js';
+import type { Row } from './records.js';
 import { withFileIndex } from './search-files.js';
+import { eventRow, eventSet, type PageFacts, pageHint, placedRow } from './search-rows.js';
 import { errLine } from './terminal.js';
 
 interface SearchFlags extends EngineFlags, FormatFlags {
@@ -30,9 +32,8 @@ interface SearchFlags extends EngineFlags, FormatFlags {
   summary?: boolean;
   all?: boolean;
   sigma?: boolean;
+  cache?: boolean;
 }
-
-const KEYS = ['event_id', 'record_id', 'timestamp', 'provider', 'computer', 'message', 'event_data'];
 
 function timeFlag(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -48,34 +49,21 @@ function parseFilter(text: string) {
   return { field: m[1]!, operator: m[2]!, value: m[3]! };
 }
 
-const tableRows = (rows: readonly IndexTableRow[]): Row[] =>
-  rows.map(([cells, data]) => ({
-    ...Object.fromEntries(cells.map((c, n) => [KEYS[n]!, c])),
-    event_data: Object.entries(data)
-      .map(([k, v]) => `${k}=${v}`)
-      .join('; '),
-  }));
-
 function eventRows(insights: readonly Insight[]): Row[] {
-  return insights.flatMap((i) => ('IndexTable' in i ? tableRows(i.IndexTable.data) : []));
+  return insights.flatMap((i) => ('IndexTable' in i ? i.IndexTable.data.map((r) => eventRow(r)) : []));
 }
 
-/** The Event Table's columns, and each row's place on a Timesketch timeline. */
-const EVENT_SET: Omit<RecordSet, 'rows'> = {
-  columns: KEYS.map((k, i) => column(k, INDEX_TABLE_COLUMNS[i] ?? k)),
-  empty: 'No matching events.',
-  timeline: (r) => ({
-    time: Date.parse(`${String(r.timestamp).replace(' ', 'T')}Z`),
-    message: `${r.event_id} ${r.provider}: ${r.message}`,
-    description: 'Event Recorded',
-  }),
-};
+/** Events past this are not counted for the page line (`1,000+`): counting costs a scan. */
+const COUNT_CAP = 100_000;
 
 /** Files, not a job: a path that exists, `-` or `@LIST`. */
 const namesFiles = (source: string) => source === '-' || source.startsWith('@') || existsSync(source);
 
+/** Job ids are UUIDs: anything else that names no existing path was meant as a file. */
+const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const SOURCE_HELP = wrap(
-  'Source: a path that exists, - or @LIST is searched as EVTX files, in place: they are indexed into a temporary, encrypted index in a directory only you may enter, removed when the command ends (also on Ctrl-C); anything else is a job id (name a file that looks like one as ./NAME).',
+  "Source: a path that exists, - or @LIST is searched as EVTX files, in place: they are indexed into an encrypted index, kept in the cache ($TAE_CACHE_DIR/search, keyed by the files' content; --no-cache: a temporary one) so that the same files are searched again at once; a job id (a UUID) is a job (name a file that looks like one as ./NAME).",
   78,
 );
 
@@ -102,6 +90,7 @@ export function searchCommand(program: Command, setExit: (code: ExitCode) => voi
       'files: match the builtin Sigma rules while indexing (sigma_matches filters, rule titles in text)',
     )
     .option('--summary', 'the results rebuilt for the time window, as JSON, instead of events')
+    .option('--no-cache', 'files: index them again instead of using (and keeping) a cached index')
     .addHelpText('after', `\n${SOURCE_HELP}\n${inputsHelp('evtx')}`);
   formatOptions(engineOptions(command), { timesketch: true }).action(
     async (source: string, text: string, flags: SearchFlags) => {
@@ -126,36 +115,68 @@ async function runSearch(source: string, text: string, flags: SearchFlags): Prom
     ...(end !== undefined ? { end_time: end } : {}),
   };
   if (!namesFiles(source)) {
+    if (!JOB_ID.test(source))
+      throw new TaeError('INPUT_UNREADABLE', `cannot search ${source}: file not found (nor a job id)`);
     if (flags.all || flags.sigma)
       throw usage(
         `${flags.all ? '--all' : '--sigma'} searches files; ${JSON.stringify(source)} is not a path that exists`,
       );
-    const response = await withEngine(flags, (engine, auth) =>
-      engine.search({ job_id: source, ...request }, auth),
-    );
-    await printResponse(response, flags, format);
+    const response = await withEngine(flags, async (engine, auth) => {
+      const answer = await engine.search({ job_id: source, ...request }, auth);
+      if (flags.summary || request.page >= 10) return { answer, more: false };
+      // The endpoint gives no total: whether a next page exists is asked of the next page.
+      const next = await engine.search({ job_id: source, ...request, page: request.page + 1 }, auth);
+      return { answer, more: eventRows(insightsOf(next)).length > 0 };
+    });
+    if (flags.summary) await printJson(response.answer);
+    else {
+      const rows = eventRows(insightsOf(response.answer));
+      await printPage(rows, format, text, { ...request, shown: rows.length, more: response.more });
+    }
     return EXIT.OK;
   }
   const { files, unreadable } = await expandInputs([source], 'evtx');
   if (files.length === 0) return EXIT.INPUT;
-  return withFileIndex({ files, sigma: flags.sigma === true }, async (index) => {
-    for (const e of index.errors) errLine(`tae: ${e.Error.message}`);
-    if (flags.all) await streamRecords(EVENT_SET, batchesOf(index, request), format);
-    else await printResponse(await index.search(request), flags, format);
-    return runExit({ unreadable: unreadable + index.errors.length, recordsLost: false });
-  });
+  return withFileIndex(
+    { files, sigma: flags.sigma === true, cache: flags.cache !== false },
+    async (index) => {
+      for (const e of index.errors) errLine(`tae: ${e.Error.message}`);
+      if (flags.all) {
+        const set = eventSet(format, text);
+        await streamRecords(set, batchesOf(index, request, set.shape), format);
+      } else if (flags.summary) await printJson(await index.search(request));
+      else {
+        const rows = [...placedRows(index, request, false)].flat().map(placedRow);
+        const total = countMatches(index, request, COUNT_CAP);
+        await printPage(rows, format, text, { ...request, shown: rows.length, total });
+      }
+      return runExit({ unreadable: unreadable + index.errors.length, recordsLost: false });
+    },
+  );
 }
 
-function* batchesOf(index: EvtxIndex, request: Parameters<EvtxIndex['matches']>[0]): Generator<Row[]> {
-  for (const batch of index.matches(request)) yield tableRows(batch);
+function* batchesOf(index: EvtxIndex, request: IndexSearchRequest, shape: (r: Row) => Row): Generator<Row[]> {
+  for (const batch of placedRows(index, request, true)) yield batch.map((p) => shape(placedRow(p)));
 }
 
-async function printResponse(response: unknown, flags: SearchFlags, format: Format): Promise<void> {
-  if (flags.summary) {
-    await printJson(response);
-    return;
-  }
-  const insights =
-    typeof response === 'object' && response !== null && 'insights' in response ? response.insights : [];
-  await writeRecords({ ...EVENT_SET, rows: eventRows(insights as Insight[]) }, format);
+const insightsOf = (response: unknown): Insight[] =>
+  typeof response === 'object' && response !== null && 'insights' in response
+    ? (response.insights as Insight[])
+    : [];
+
+/** The page's events, then which of how many they are: after the table, or on stderr. */
+async function printPage(
+  rows: readonly Row[],
+  format: Format,
+  text: string,
+  facts: Omit<PageFacts, 'cap'>,
+): Promise<void> {
+  const set = eventSet(format, text);
+  const out = new Output();
+  await writeRecords({ ...set, rows: rows.map(set.shape) }, format, out);
+  const hint = pageHint({ ...facts, cap: COUNT_CAP });
+  if (hint === undefined) return;
+  if (format === 'table') await out.writeText(`${hint}\n`);
+  else errLine(`tae: ${hint}`);
+  await out.flush();
 }

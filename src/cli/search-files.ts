@@ -8,14 +8,32 @@
  * SIGKILL leaves is swept by the next run (src/search/temp-dirs.ts).
  */
 import { rmSync } from 'node:fs';
-import { isTaeError } from '../errors/index.js';
-import { buildIndex, type EvtxIndex, makeTempDir } from '../library/index.js';
+import { basename, join } from 'node:path';
+import { debugLine, isTaeError } from '../errors/index.js';
+import {
+  buildIndex,
+  buildKeyedIndex,
+  type EvtxIndex,
+  makeTempDir,
+  openKeyedIndex,
+} from '../library/index.js';
+import {
+  type CacheEntry,
+  cacheEntry,
+  forget,
+  keep,
+  readMeta,
+  searchCacheBytes,
+  touch,
+} from './search-cache.js';
 
 const SIGNALS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 
 export interface FileIndexOptions {
   readonly files: readonly string[];
   readonly sigma: boolean;
+  /** Use the index cache (search-cache.ts) when its bound is not 0. */
+  readonly cache: boolean;
 }
 
 /**
@@ -49,7 +67,17 @@ export async function withFileIndex<T>(
   });
   process.on('exit', remove);
   try {
-    index = await buildIndex({
+    const maxBytes = options.cache ? searchCacheBytes() : 0;
+    const t0 = performance.now();
+    const entry = maxBytes > 0 ? cacheEntry(options.files, options.sigma, maxBytes) : undefined;
+    if (entry !== undefined)
+      debugLine(
+        `search index cache: digests of ${options.files.length} files in ${Math.round(performance.now() - t0)} ms`,
+      );
+    index = entry === undefined ? undefined : cached(entry);
+    if (index === undefined && entry !== undefined)
+      index = await buildCached(options, entry, owned, abort.signal);
+    index ??= await buildIndex({
       files: options.files,
       tempDir: owned,
       signal: abort.signal,
@@ -64,4 +92,43 @@ export async function withFileIndex<T>(
     process.off('exit', remove);
     for (const [s, handler] of handlers) process.off(s, handler);
   }
+}
+
+/** The cached index of the entry, or undefined (an entry that does not open is removed). */
+function cached(entry: CacheEntry): EvtxIndex | undefined {
+  const meta = readMeta(entry);
+  if (meta === undefined) return undefined;
+  try {
+    const index = openKeyedIndex({ path: entry.index, key: entry.key, ...meta });
+    touch(entry);
+    debugLine(`search index cache: hit ${basename(entry.index)}`);
+    return index;
+  } catch {
+    debugLine(`search index cache: ${basename(entry.index)} does not open; indexing again`);
+    forget(entry);
+    return undefined;
+  }
+}
+
+/**
+ * Builds the index in the run's own directory (removed on a signal), then keeps it in the
+ * cache unless a file changed while it was read (its digests are taken again).
+ */
+async function buildCached(
+  options: FileIndexOptions,
+  entry: CacheEntry,
+  owned: string,
+  signal: AbortSignal,
+): Promise<EvtxIndex> {
+  const path = join(owned, 'events.sqlite');
+  const built = await buildKeyedIndex(
+    { files: options.files, path, signal, ...(options.sigma ? { sigma: 'community' as const } : {}) },
+    entry.key,
+  );
+  const meta = { name: built.name, errors: built.errors };
+  built.close();
+  const unchanged = cacheEntry(options.files, options.sigma, entry.maxBytes)?.index === entry.index;
+  const kept = unchanged && keep(entry, path, meta);
+  debugLine(`search index cache: ${kept ? 'kept' : 'not kept'} ${basename(entry.index)}`);
+  return openKeyedIndex({ path: kept ? entry.index : path, key: entry.key, ...meta });
 }

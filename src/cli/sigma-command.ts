@@ -1,7 +1,8 @@
 /**
  * `tae sigma [--rule FILE…] [--pack NAME…] <inputs…>`: Sigma rules over EVTX, JSON or XML files.
  * The human table lists matched rules with counts; --json, --jsonl, --csv and --timesketch list
- * every match (rule title, id, level, the event's record id, time, computer, channel, file).
+ * every match in time order across the inputs (rule title, id, level, the event's record id,
+ * time, computer, channel, file, MITRE tactics and techniques, evidence).
  */
 import type { Command } from 'commander';
 import { evidenceLine, levelRank, type SigmaLevel } from '../sigma/index.js';
@@ -12,6 +13,7 @@ import { MatchStream } from './detections.js';
 import { EXIT, type ExitCode, runExit } from './exit-codes.js';
 import { type FormatFlags, formatOf, formatOptions } from './formats.js';
 import { expandInputs, inputsHelp } from './inputs.js';
+import { mitreCell } from './mitre.js';
 import { writeRecords } from './output.js';
 import { RunProgress } from './progress.js';
 import { column, isoTime, type RecordSet } from './records.js';
@@ -69,6 +71,7 @@ function ruleRecords(d: Detections, events: number): RecordSet {
       column('last_seen', 'Last Seen'),
       column('rule_id', 'Rule ID'),
       column('rule_title', 'Rule'),
+      column('mitre', 'MITRE'),
       column('details', 'Details (first match)'),
     ],
     rows: d.rules().map((h) => ({
@@ -78,6 +81,7 @@ function ruleRecords(d: Detections, events: number): RecordSet {
       last_seen: isoTime(h.last),
       rule_id: h.rule.id ?? null,
       rule_title: h.rule.title,
+      mitre: mitreCell(h.rule.tags),
       details: h.sample[0]?.evidence === undefined ? null : evidenceLine(h.sample[0].evidence),
     })),
     empty: `No Sigma rule matched (${plural(events, 'event')} read).`,
@@ -117,6 +121,7 @@ async function runSigmaCommand(operands: string[], flags: SigmaFlags): Promise<E
     });
   } catch (e) {
     progress.stop();
+    stream?.close();
     throw e;
   }
   progress.finish({ records: result.events });
@@ -130,7 +135,7 @@ async function runSigmaCommand(operands: string[], flags: SigmaFlags): Promise<E
   if (stream === undefined) await writeRecords(ruleRecords(result.detections, result.events), format);
   else await stream.end();
   return runExit({
-    unreadable: unreadable + result.failures.length,
+    unreadable: unreadable + result.failures.length + rules.notLoaded,
     recordsLost: decoded.recordsLost,
     findings: flags.failOn !== undefined && result.detections.maxLevel() >= levelRank(flags.failOn),
   });

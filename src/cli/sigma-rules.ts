@@ -1,7 +1,8 @@
 /**
  * The Sigma rules a run uses: rule files or directories (`--rule`), packs of the rule library
  * (`--pack`), or by default every pack (the builtin one plus those `tae rules add` indexed).
- * Rules that do not load are warned about, one line each; none loading at all is an input error.
+ * Rules of named files that do not load are one line each and make the run's exit 3; none
+ * loading at all stops it (an input error).
  * The triage choice (rule-filter.ts) is applied here, once, for every command; the YAML parse
  * comes from the on-disk cache (src/rules/cache/) unless `cache` is false.
  */
@@ -18,9 +19,11 @@ import {
   walkFiles,
 } from '../rules/index.js';
 import type { LoadResult, PlaceholderValues, PortableSigma, RuleSet } from '../sigma/index.js';
-import { plural, ruleLibraryDir, warn } from './common.js';
+import { ruleLibraryDir, warn } from './common.js';
 import { ruleCacheDir } from './rule-cache.js';
+import { type RuleCounts, ruleCounts, ruleCountsLabel } from './rule-counts.js';
 import { chooseRules, type RuleChoice } from './rule-filter.js';
+import { errLine } from './terminal.js';
 
 export interface SigmaChoice {
   /** Rule files or directories of .yml/.yaml files. */
@@ -41,6 +44,12 @@ export interface SigmaRules {
   readonly portable: PortableSigma;
   /** How many rules and correlations run, for the summary (and how many the choice left out). */
   readonly label: string;
+  readonly counts: RuleCounts;
+  /**
+   * Documents of the `--rule` files that did not load (each printed already): rules the user
+   * named that cannot run make the run's exit 3, as an unreadable input does.
+   */
+  readonly notLoaded: number;
   /** After a run: keeps what the rule set learnt (literal anchors and scanners) for the next run. */
   finish(): void;
 }
@@ -114,9 +123,17 @@ export async function loadSigmaRules(choice: SigmaChoice): Promise<SigmaRules> {
   const { all } = built;
   const loaded = choice.choice === undefined ? all : chooseRules(all, choice.choice);
   const left = all.rules.length + all.correlations.length - loaded.rules.length - loaded.correlations.length;
-  // Community packs carry rules for other products (linux, aws…): not worth a warning each.
+  // Community packs carry rules for other products (linux, aws…): not worth a line each. A rule
+  // file the user named is: it was meant to run.
+  const notLoaded = files.length > 0 ? all.diagnostics.length : 0;
   if (files.length > 0)
-    for (const d of all.diagnostics) warn(`${d.source}: ${d.title ? `${d.title}: ` : ''}${d.message}`);
+    for (const d of all.diagnostics)
+      errLine(
+        `tae: ${d.source}: ${d.title ? `${d.title}: ` : ''}${d.message} (rule not loaded)`.replace(
+          /\s*\n\s*/g,
+          ' ',
+        ),
+      );
   if (loaded.rules.length === 0 && loaded.correlations.length === 0) {
     const first = loaded.diagnostics[0];
     if (left > 0)
@@ -130,11 +147,13 @@ export async function loadSigmaRules(choice: SigmaChoice): Promise<SigmaRules> {
     );
   }
   const compiled = built.compile(loaded);
-  const label = `${plural(loaded.rules.length, 'rule')}${loaded.correlations.length ? `, ${plural(loaded.correlations.length, 'correlation')}` : ''}${left > 0 ? ` (${left} left out by the rule filters)` : ''}`;
+  const counts = ruleCounts(loaded, compiled.ruleSet, left);
   return {
     loaded,
     ruleSet: compiled.ruleSet,
-    label,
+    label: ruleCountsLabel(counts),
+    counts,
+    notLoaded,
     finish: compiled.finish,
     get portable() {
       return compiled.portable;

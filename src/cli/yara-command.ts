@@ -22,7 +22,7 @@ import { type FormatFlags, formatOf, formatOptions } from './formats.js';
 import { expandInputs, inputsHelp } from './inputs.js';
 import { writeRecords } from './output.js';
 import { RunProgress } from './progress.js';
-import { column, type Row } from './records.js';
+import { column, pathColumn, type Row } from './records.js';
 import { yaraCacheDir } from './rule-cache.js';
 import { errLine } from './terminal.js';
 
@@ -162,7 +162,7 @@ async function runYaraCommand(paths: string[], flags: YaraFlags): Promise<ExitCo
         });
     }
     const columns = [
-      column('file', 'File'),
+      pathColumn('file', 'File'),
       column('rule', 'Rule'),
       column('namespace', 'Namespace'),
       column('tags', 'Tags'),

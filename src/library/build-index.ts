@@ -102,7 +102,7 @@ function checkFiles(files: unknown): string[] {
 }
 
 /** Each file's name in the index: its base name, or the path as given when two share one. */
-function namesOf(paths: readonly string[]): string[] {
+export function namesOf(paths: readonly string[]): string[] {
   const seen = new Set<string>();
   return paths.map((p) => {
     const name = seen.has(basename(p)) ? p : basename(p);
@@ -111,7 +111,11 @@ function namesOf(paths: readonly string[]): string[] {
   });
 }
 
-export async function build(options: BuildIndexOptions): Promise<EvtxIndex> {
+/**
+ * @param key for a `path` index: encrypt it under this 32-byte key (the CLI's index cache,
+ * src/cli/search-cache.ts); the caller keeps the key, this copy is wiped
+ */
+export async function build(options: BuildIndexOptions, key?: Uint8Array): Promise<EvtxIndex> {
   const files = checkFiles(options.files);
   const { path, name = basename(files[0]!), signal } = options;
   if (path !== undefined && (typeof path !== 'string' || path === ''))
@@ -132,7 +136,7 @@ export async function build(options: BuildIndexOptions): Promise<EvtxIndex> {
   const tempDir = path === undefined ? makeTempDir('search-index', within) : null;
   const target = {
     path: path ?? join(tempDir!, 'events.sqlite'),
-    key: tempDir === null ? null : randomBytes(32),
+    key: tempDir !== null ? randomBytes(32) : key === undefined ? null : Buffer.from(key),
   };
   try {
     const describe = eventDescriber();

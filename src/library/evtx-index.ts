@@ -17,6 +17,7 @@ import {
   EventIndex,
   type EventTableResponse,
   eventTable,
+  type PlacedRow,
   type RebuiltJobResponse,
   rebuildInsights,
   type SearchRequest,
@@ -139,6 +140,30 @@ export class OpenIndex implements EvtxIndex {
       if (this.db === null) return; // closed between batches
       yield batch;
     }
+  }
+
+  /**
+   * The page `search` answers (or with `all`, every match in batches), each row with its
+   * channel and file name: for the CLI's structured output, not the endpoint's shape.
+   */
+  *placed(request: IndexSearchRequest, all: boolean): Generator<PlacedRow[]> {
+    const q = checkedQuery({ ...request, browse_events: true });
+    if (this.db === null) throw new TaeError('INVALID_ARGUMENT', 'the index is closed');
+    if (!all) {
+      yield this.index.searchPlaced(q);
+      return;
+    }
+    for (const batch of this.index.searchAllPlaced(q)) {
+      if (this.db === null) return; // closed between batches
+      yield batch;
+    }
+  }
+
+  /** How many events `request` matches (its page and show aside), counted up to `cap`. */
+  count(request: IndexSearchRequest, cap: number): number {
+    const q = checkedQuery({ ...request, browse_events: true });
+    if (this.db === null) throw new TaeError('INVALID_ARGUMENT', 'the index is closed');
+    return this.index.count(q, cap);
   }
 
   close(): void {

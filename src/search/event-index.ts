@@ -49,10 +49,19 @@ const SIGMA_SQL =
 const YARA_SQL =
   'EXISTS (SELECT 1 FROM yara y WHERE y.file = e.file AND y.record_id = e.record_id AND tae_test(?, y.rule, ?))';
 
-const ROW_COLUMNS = 'e.event_id, e.record_id, e.time, e.provider, e.computer, e.message, e.data, e.n';
+/** The table's columns, the row number, then where the event came from (file number, channel). */
+const ROW_COLUMNS = 'e.event_id, e.record_id, e.time, e.provider, e.computer, e.message, e.data, e.n, e.file';
 
-/** A row as selected, its row number last. */
-type RawRow = [string, number, string, string, string, string, string, number];
+/** A row as selected: the table's columns, its row number, its file's number and its channel. */
+type RawRow = [string, number, string, string, string, string, string, number, number, string | null];
+
+/** An Event Table row with where its event came from (the CLI's structured output). */
+export interface PlacedRow {
+  readonly row: IndexTableRow;
+  /** Null in a format-1 index, which keeps no channel column. */
+  readonly channel: string | null;
+  readonly file: string | null;
+}
 
 const tableRow = ([eid, rid, time, provider, computer, message, data]: RawRow): IndexTableRow => [
   [eid, String(rid), time, provider, computer, message],
@@ -80,6 +89,8 @@ export class EventIndex {
   readonly format: IndexFormat;
   /** Each matched rule's title by its number (a few thousand at most: one per rule of the set). */
   private readonly titles: ReadonlyMap<number, string>;
+  private readonly rowColumns: string;
+  private fileNames: ReadonlyMap<number, string> | undefined;
   /** The index keeps payload YARA matches (indexes built before it did not). */
   private readonly hasYara: boolean;
 
@@ -101,6 +112,7 @@ export class EventIndex {
       );
     }
     this.format = format;
+    this.rowColumns = `${ROW_COLUMNS}, ${format === 1 ? 'NULL' : 'e.channel'}`;
     this.titles = new Map(db.prepare('SELECT no, title FROM rules').raw().all() as [number, string][]);
     this.hasYara =
       db.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'yara'`).get() !== undefined;
@@ -146,9 +158,18 @@ export class EventIndex {
 
   /** The requested page of matching events, in (timestamp, record id) order. */
   search(q: SearchQuery): IndexTableRow[] {
+    return this.page(q).map(tableRow);
+  }
+
+  /** `search` with each row's channel and file name. */
+  searchPlaced(q: SearchQuery): PlacedRow[] {
+    return this.page(q).map(this.placed);
+  }
+
+  private page(q: SearchQuery): RawRow[] {
     const range = this.rowRange(q.start, q.end);
     if (range === null) return [];
-    return this.rowsIn(q, range, (q.page - 1) * q.show, q.show).map(tableRow);
+    return this.rowsIn(q, range, (q.page - 1) * q.show, q.show);
   }
 
   /**
@@ -157,15 +178,47 @@ export class EventIndex {
    * last row number of the one before, so a batch costs what a first page costs.
    */
   *searchAll(q: SearchQuery, batch = 1000): Generator<IndexTableRow[]> {
+    for (const rows of this.all(q, batch)) yield rows.map(tableRow);
+  }
+
+  /** `searchAll` with each row's channel and file name. */
+  *searchAllPlaced(q: SearchQuery, batch = 1000): Generator<PlacedRow[]> {
+    for (const rows of this.all(q, batch)) yield rows.map(this.placed);
+  }
+
+  /** How many events match, counted up to `cap` (then `cap`). */
+  count(q: SearchQuery, cap: number): number {
+    if (q.text === '' && q.filters.length === 0) {
+      // Rows are numbered in time order, so a window is a range of row numbers.
+      const range = this.rowRange(q.start, q.end);
+      if (range === null) return 0;
+      return Math.min(cap, q.start === null && q.end === null ? this.meta.events : range[1] - range[0] + 1);
+    }
+    let n = 0;
+    for (const rows of this.all(q, 1000)) {
+      n += rows.length;
+      if (n >= cap) return cap;
+    }
+    return n;
+  }
+
+  private *all(q: SearchQuery, batch: number): Generator<RawRow[]> {
     const range = this.rowRange(q.start, q.end);
     if (range === null) return;
     for (let lo = range[0]; ; ) {
       const rows = this.rowsIn(q, [lo, range[1]], 0, batch);
-      if (rows.length > 0) yield rows.map(tableRow);
+      if (rows.length > 0) yield rows;
       if (rows.length < batch) return;
       lo = rows[rows.length - 1]![7] + 1;
     }
   }
+
+  private readonly placed = (r: RawRow): PlacedRow => {
+    this.fileNames ??= new Map(
+      this.db.prepare('SELECT no, name FROM files').raw().all() as [number, string][],
+    );
+    return { row: tableRow(r), channel: r[9], file: this.fileNames.get(r[8]) ?? null };
+  };
 
   /** `limit` matching rows of rows [lo, hi] after skipping `offset`, in row order. */
   private rowsIn(q: SearchQuery, range: readonly [number, number], offset: number, limit: number): RawRow[] {
@@ -214,7 +267,7 @@ export class EventIndex {
       order = 'b.n';
     } else from = 'events e WHERE e.n BETWEEN ? AND ?';
     const head = eventId === undefined ? range : [eventId.value, ...range];
-    const sql = `SELECT ${ROW_COLUMNS} FROM ${from}${where} ORDER BY ${order} LIMIT ? OFFSET ?`;
+    const sql = `SELECT ${this.rowColumns} FROM ${from}${where} ORDER BY ${order} LIMIT ? OFFSET ?`;
     return this.prepare(sql)
       .raw()
       .all(...head, ...params, limit, offset) as RawRow[];
@@ -247,7 +300,7 @@ export class EventIndex {
       if (rows.length >= wanted) break;
       const t = textBlock(k);
       const join = bodies ? ' CROSS JOIN bodies b ON b.n = t.rowid' : '';
-      const sql = `SELECT ${ROW_COLUMNS} FROM ${t} t${join} CROSS JOIN events e ON e.n = t.rowid WHERE ${t} MATCH ? AND t.rowid BETWEEN ? AND ?${where} ORDER BY t.rowid LIMIT ?`;
+      const sql = `SELECT ${this.rowColumns} FROM ${t} t${join} CROSS JOIN events e ON e.n = t.rowid WHERE ${t} MATCH ? AND t.rowid BETWEEN ? AND ?${where} ORDER BY t.rowid LIMIT ?`;
       const got = this.prepare(sql)
         .raw()
         .all(match, from, to, ...params, wanted - rows.length) as RawRow[];
@@ -271,7 +324,7 @@ export class EventIndex {
       'SELECT postings FROM events_grams WHERE block = ? AND gram = ? ORDER BY part',
     ).pluck();
     const confirm = this.prepare(
-      `SELECT ${ROW_COLUMNS} FROM events e WHERE e.n IN (SELECT value FROM json_each(?))${where} ORDER BY e.n LIMIT ?`,
+      `SELECT ${this.rowColumns} FROM events e WHERE e.n IN (SELECT value FROM json_each(?))${where} ORDER BY e.n LIMIT ?`,
     ).raw();
     const rows: RawRow[] = [];
     blocks: for (const [k, from, to] of this.blocksOf(range)) {

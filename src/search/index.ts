@@ -17,7 +17,7 @@ export {
   type EventSink,
   type SigmaRuleRef,
 } from './builder.js';
-export { EventIndex, type IndexMeta, type RowRange } from './event-index.js';
+export { EventIndex, type IndexMeta, type PlacedRow, type RowRange } from './event-index.js';
 export { type RebuildOptions, rebuildInsights } from './rebuild.js';
 export { type CheckedSearch, checkSearchRequest } from './request.js';
 export { restoreEvent, type StoredEvent } from './restore.js';

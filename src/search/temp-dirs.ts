@@ -10,10 +10,11 @@ import { lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export type TempDirKind = 'search' | 'search-index' | 'indexes';
+/** `sort`: the runs `tae sigma` merges into time order (src/cli/time-order.ts). */
+export type TempDirKind = 'search' | 'search-index' | 'indexes' | 'sort';
 
 /** Only names this module makes: another program's `tae-…` directory is not ours to judge. */
-const OURS = /^tae-(?:search|search-index|indexes)-(\d+)-[A-Za-z0-9]{6}$/;
+const OURS = /^tae-(?:search|search-index|indexes|sort)-(\d+)-[A-Za-z0-9]{6}$/;
 
 function alive(pid: number): boolean {
   try {
