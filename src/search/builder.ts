@@ -7,7 +7,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { Piscina } from 'piscina';
-import type { DescribeEvent, SigmaMatchInput } from '../analysis/index.js';
+import type { DescribeEvent } from '../analysis/index.js';
 import { fromThreadFailure, invalidOption, TaeError } from '../errors/index.js';
 import type { Diagnostic, EvtxEvent } from '../evtx/index.js';
 import { isBuiltinDescriber } from '../lookup/index.js';
@@ -23,7 +23,9 @@ import {
   stagePath,
 } from './complete.js';
 import type { FinishOutcome } from './finish-worker.js';
+import { RuleNumbers } from './rule-numbers.js';
 import { blockRowsFor } from './schema.js';
+import type { EventSink, PayloadMatchRef, SigmaRuleRef } from './sink.js';
 import {
   inThreadStager,
   isRowRef,
@@ -33,34 +35,7 @@ import {
   threadStager,
 } from './stager.js';
 
-export type SigmaRuleRef = SigmaMatchInput['rule'];
-
-/** What a parse job writes into its index. */
-export interface EventSink {
-  /**
-   * One new (not duplicate) event of `file`, with the Sigma rules it matched: the event, or the
-   * row a decode worker made of it (asked for with `rows`), staged as it is.
-   */
-  add(event: EvtxEvent | RowRef, file: string, rules: readonly SigmaRuleRef[]): void;
-  /** A record of `file` the job skipped as a duplicate (kept only for the rebuild's counts). */
-  duplicate(event: EvtxEvent | RowRef, file: string): void;
-  /** The rows decode workers should make for this sink (none: it makes its own). */
-  readonly rows?: { readonly messages: boolean } | undefined;
-  /** A file's decode diagnostics (kept for the rebuild's Overview; at most 1,000 per file). */
-  fileDiagnostics(file: string, diagnostics: readonly Diagnostic[]): void;
-  /** A correlation hit, which has no single record. */
-  correlation(rule: SigmaRuleRef, timestamp: number): void;
-  /** Resolves when the sink can take more (a writer thread keeps up); called between chunks. */
-  ready?(): Promise<void>;
-  /** YARA rules that matched payloads, with the records that carried them (searchable as `yara_matches`). */
-  payloadMatches?(matches: readonly PayloadMatchRef[]): void;
-}
-
-/** A payload match as the index keeps it: the rules, and the records that carried the payload. */
-export interface PayloadMatchRef {
-  readonly rules: readonly { readonly rule: string }[];
-  readonly records: readonly { readonly recordId: number; readonly file?: string }[];
-}
+export type { EventSink, PayloadMatchRef, SigmaRuleRef } from './sink.js';
 
 /** Where to build: a file path, and the key that encrypts it (32 bytes), or null for a plain file. */
 export interface BuildTarget {
@@ -98,7 +73,11 @@ const NO_NOS: readonly number[] = [];
 const MAX_DIAGNOSTICS_PER_FILE = 1000;
 const MAX_CORRELATIONS = 100_000;
 const MAX_YARA_ROWS = 100_000;
-/** Batches' worth of one chunk's rows that wait for its end (atChunk) before going anyway. */
+/**
+ * Batches' worth of one chunk's rows that wait for its end (atChunk) before going anyway: sent
+ * mid-chunk, a batch left that chunk's pack here and the writer got a copy of it (with batches
+ * of 256 events, 2.7 s of the 1 GB job's thread in postMessage).
+ */
 const OPEN_BATCHES = 4;
 /** Events staged on the job's thread before the staging moves to a writer thread. */
 const THREAD_FROM_EVENTS = 8192;
@@ -121,8 +100,7 @@ export class EventIndexBuilder implements EventSink {
   private readonly blockRows: number | undefined;
   private readonly blockThreads: number;
   private readonly files = new Map<string, { no: number; diagnostics: Diagnostic[] }>();
-  private readonly rules = new Map<string, { no: number; title: string }>();
-  private readonly ruleRefs = new WeakMap<SigmaRuleRef, { no: number; title: string }>();
+  private readonly rules = new RuleNumbers();
   private readonly correlations: [number, number][] = [];
   private readonly yara: [number, number, string][] = [];
   private staged = 0;
@@ -172,7 +150,7 @@ export class EventIndexBuilder implements EventSink {
       const t: string[] = [];
       const nos: number[] = [];
       for (const r of rules) {
-        const { no, title } = this.ruleOf(r);
+        const { no, title } = this.rules.of(r);
         if (nos.includes(no)) continue;
         nos.push(no);
         t.push(title);
@@ -200,19 +178,14 @@ export class EventIndexBuilder implements EventSink {
     this.flushIfFull(isRowRef(e));
   }
 
-  /**
-   * A chunk's first row: the chunk before is complete, so a full batch goes now and every pack
-   * in it moves to the writer. Sent in the middle of a chunk, a batch leaves that chunk's pack
-   * here and the writer gets a copy of it: with batches of 256 events, about one chunk's rows
-   * copied per batch, 2.7 s of the 1 GB job's thread in postMessage.
-   */
+  /** A full batch goes at a chunk's first row, so its packs move whole (sent mid-chunk, one is copied). */
   private atChunk(packed: PackedRows): void {
     if (packed === this.open || Math.max(this.batch.length, this.duplicates.length) < this.batchSize) return;
     this.open = undefined;
     this.flush();
   }
 
-  /** Rows wait for their chunk's end (atChunk), up to OPEN_BATCHES batches; whole events go at one. */
+  /** Rows wait for their chunk's end, up to OPEN_BATCHES batches; whole events go at one. */
   private flushIfFull(rows: boolean): void {
     if (Math.max(this.batch.length, this.duplicates.length) >= this.batchSize * (rows ? OPEN_BATCHES : 1))
       this.flush();
@@ -230,7 +203,7 @@ export class EventIndexBuilder implements EventSink {
   correlation(rule: SigmaRuleRef, timestamp: number): void {
     this.ensureOpen();
     if (this.correlations.length < MAX_CORRELATIONS && Number.isFinite(timestamp))
-      this.correlations.push([this.ruleOf(rule).no, timestamp]);
+      this.correlations.push([this.rules.of(rule).no, timestamp]);
   }
 
   payloadMatches(matches: readonly PayloadMatchRef[]): void {
@@ -309,7 +282,7 @@ export class EventIndexBuilder implements EventSink {
       events: this.staged,
       blockRows: this.blockRows ?? blockRowsFor(this.staged, this.blockThreads),
       files: [...this.files].map(([name, f]) => [f.no, name, JSON.stringify(f.diagnostics)] as const),
-      rules: [...this.rules].map(([json, r]) => [r.no, r.title, json] as const),
+      rules: this.rules.rows(),
       correlations: this.correlations,
       yara: this.yara,
     };
@@ -353,27 +326,6 @@ export class EventIndexBuilder implements EventSink {
       this.files.set(name, f);
     }
     return f;
-  }
-
-  private ruleOf(r: SigmaRuleRef) {
-    // A job hands the same reference for every match of a rule (sigmaRuleRef): its key is made
-    // once, not per match (434,422 matches of the SigmaHQ set in the 1 GB job: 2.1 s of its thread).
-    const seen = this.ruleRefs.get(r);
-    if (seen !== undefined) return seen;
-    const json = JSON.stringify({
-      title: r.title,
-      ...(r.id ? { id: r.id } : {}),
-      ...(r.level ? { level: r.level } : {}),
-      ...(r.status ? { status: r.status } : {}),
-      tags: [...(r.tags ?? [])],
-    });
-    let known = this.rules.get(json);
-    if (known === undefined) {
-      known = { no: this.rules.size + 1, title: r.title };
-      this.rules.set(json, known);
-    }
-    this.ruleRefs.set(r, known);
-    return known;
   }
 
   private ensureOpen(): void {
