@@ -34,15 +34,20 @@ export function overviewFacts(insights: readonly Insight[]): OverviewFacts {
   return { meta, hosts };
 }
 
-/** `path: 66 records` lines of the Overview's `files` (a line that does not parse is kept whole). */
+/**
+ * `path: 66 records` lines of the Overview's `files` (a line that does not parse is kept whole).
+ * A long list arrives cut at 20,000 characters, ending in `…`: that last piece of a path is no
+ * file, and taken as one it made the report's common folder shrink to its first directory.
+ */
 export function fileLines(files: string | undefined): { path: string; note: string }[] {
-  return String(files ?? '')
+  const lines = String(files ?? '')
     .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((line) => {
-      const m = /^(.*?): (\d[\d,]* records?.*)$/.exec(line);
-      return m ? { path: m[1]!, note: m[2]! } : { path: line, note: '' };
-    });
+    .filter((l) => l.trim() !== '');
+  if (lines.length > 1 && lines.at(-1)!.endsWith('…')) lines.pop();
+  return lines.map((line) => {
+    const m = /^(.*?): (\d[\d,]* records?.*)$/.exec(line);
+    return m ? { path: m[1]!, note: m[2]! } : { path: line, note: '' };
+  });
 }
 
 /** Counts per level from `critical 2, high 40`; anything else counts nothing. */

@@ -5,11 +5,12 @@
  * level × host summary is on the first screen; and, opening every collapsed part in turn, that
  * each shows content. A rule's details panel is opened from the detections table.
  */
-import { mkdtempSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
+import { fleetCase } from '../../fixtures/stories/index.js';
 
 export const CHROMIUM = process.env.TAE_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -53,8 +54,22 @@ async function load(page: Page, url: string, width: number): Promise<{ timing: T
   return { timing, height };
 }
 
+/**
+ * Writes the generated 50-host incident (fixtures/stories/fleet.ts) under `dir`, the case measured
+ * where the corpus is absent; returns its folder.
+ */
+export function writeFleetCase(dir: string): string {
+  const root = join(dir, 'fleet');
+  for (const f of fleetCase()) {
+    mkdirSync(dirname(join(root, f.name)), { recursive: true });
+    writeFileSync(join(root, f.name), f.bytes);
+  }
+  return root;
+}
+
 export async function measureReport(file: string): Promise<ReportFigures> {
-  const browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'tae-chromium-')), {
+  const profile = mkdtempSync(join(tmpdir(), 'tae-chromium-'));
+  const browser = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     args: [
@@ -112,5 +127,6 @@ export async function measureReport(file: string): Promise<ReportFigures> {
     };
   } finally {
     await browser.close();
+    rmSync(profile, { recursive: true, force: true });
   }
 }
