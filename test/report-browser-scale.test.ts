@@ -41,7 +41,7 @@ async function assertReportScales(name: string, options: readonly string[], inpu
     `${name}: report ${f.bytes} bytes, DOMContentLoaded ${f.domContentLoadedMs} ms, load ${f.loadMs} ms, ` +
       `height ${f.height1400} px at 1400 (${f.height900} at 900), ${f.opened.length} toggles`,
   );
-  assert.ok(f.bytes <= 2 * 1024 * 1024, `${f.bytes} bytes`);
+  assert.ok(f.bytes <= 2_000_000, `${f.bytes} bytes`);
   assert.ok(f.levelsTop < 1000, `the level × host table starts at ${f.levelsTop} px, below the first screen`);
   assert.ok(f.levelsRows >= 20, 'the hosts with findings are listed');
   assert.ok(f.height1400 <= 15_000, `${f.height1400} px tall`);
