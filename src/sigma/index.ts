@@ -82,6 +82,7 @@ export {
   SERVICES,
   type SourceRow,
 } from './logsource/index.js';
+export { type Mitre, mitreOf } from './mitre.js';
 export {
   COMPARE_OPS,
   CORRELATION_TYPES,
