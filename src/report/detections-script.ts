@@ -5,6 +5,8 @@
  * `rule-data` block) in a panel below the table, as do the rule names of the rules table.
  * Everything is built with the DOM and `textContent`: no data string is ever parsed as HTML.
  */
+import { DOM_HELPERS } from './dom-helpers-script.js';
+
 export const DETECTIONS_SCRIPT = `
 (function () {
   var block = document.getElementById('det-data');
@@ -18,14 +20,7 @@ export const DETECTIONS_SCRIPT = `
   var PAGE = 50;
   var LEVELS = ['critical', 'high', 'medium', 'low', 'informational'];
   var own = Object.prototype.hasOwnProperty;
-  function el(tag, className, text) {
-    var e = document.createElement(tag);
-    if (className) e.className = className;
-    if (text !== undefined && text !== null) e.textContent = text;
-    return e;
-  }
-  function two(n) { return n < 10 ? '0' + n : String(n); }
-  function time(ms) {
+${DOM_HELPERS}  function time(ms) {
     if (ms === null) return '';
     var d = new Date(ms);
     return d.getUTCFullYear() + '-' + two(d.getUTCMonth() + 1) + '-' + two(d.getUTCDate()) + ' ' +

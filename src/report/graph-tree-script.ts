@@ -6,6 +6,8 @@
  * as hover text; clicking it shows the command line, user, start and record. `Expand all` opens
  * every subtree and summary of the host (up to LIMIT processes). DOM and `textContent` only.
  */
+import { DOM_HELPERS } from './dom-helpers-script.js';
+
 export const GRAPH_TREE_SCRIPT = `
 (function () {
   var block = document.getElementById('pt-data');
@@ -25,14 +27,7 @@ export const GRAPH_TREE_SCRIPT = `
     if (r[1] >= 0 && rows[r[1]] && rows[r[1]][0] === r[0]) children[r[1]].push(i);
     else roots[r[0]].push(i);
   });
-  function el(tag, className, text) {
-    var e = document.createElement(tag);
-    if (className) e.className = className;
-    if (text !== undefined && text !== null) e.textContent = text;
-    return e;
-  }
-  function two(n) { return n < 10 ? '0' + n : String(n); }
-  function time(ms) {
+${DOM_HELPERS}  function time(ms) {
     var d = new Date(ms);
     return d.getUTCFullYear() + '-' + two(d.getUTCMonth() + 1) + '-' + two(d.getUTCDate()) + ' ' +
       two(d.getUTCHours()) + ':' + two(d.getUTCMinutes()) + ':' + two(d.getUTCSeconds());
