@@ -134,6 +134,15 @@ export class Span {
   get record(): number {
     return this.hasTime ? this.firstRecord : this.anyRecord;
   }
+
+  /** A timeline entry's times and reference record (no end for a single event). */
+  entryTimes(): { timestamp_start: number; timestamp_end: number | null; record_id: number } {
+    return {
+      timestamp_start: this.first,
+      timestamp_end: this.count > 1 ? this.last : null,
+      record_id: this.record,
+    };
+  }
 }
 
 /** Up to `cap` distinct values, in the order first seen. */

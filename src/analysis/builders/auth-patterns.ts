@@ -159,9 +159,7 @@ export class AuthPatterns {
         ref: g.span.ref,
         file: g.span.file,
         entry: {
-          timestamp_start: g.span.first,
-          timestamp_end: g.span.count > 1 ? g.span.last : null,
-          record_id: g.span.record,
+          ...g.span.entryTimes(),
           short_name: spraying ? 'Explicit-credential spraying' : 'Explicit-credential logon',
           description: `${g.subject || 'unknown user'} used the credentials of ${g.targets.size > 1 ? `${g.targets.size} accounts (${topText(g.targets, 5)})` : namesText(g.targets, 1) || 'an unknown account'}${servers} via ${basename(g.process) || 'unknown process'}`,
           category: 'Authentication',

@@ -147,9 +147,7 @@ export class PayloadYaraBuilder {
         ref: g.span.ref,
         file: g.span.file,
         entry: {
-          timestamp_start: g.span.first,
-          timestamp_end: g.span.count > 1 ? g.span.last : null,
-          record_id: g.span.record,
+          ...g.span.entryTimes(),
           short_name: `YARA: ${g.rule}`,
           description: `YARA rule "${g.rule}" (${g.namespace}) matched ${plural(g.payloads, 'payload')} (${namesText(g.kinds, 3)}) from ${plural(g.span.count, 'record')} on ${g.computer || 'unknown host'}: ${g.preview}`,
           category: 'Yara',

@@ -148,12 +148,6 @@ export class TimelineBuilder implements Builder {
     const suffix = (computer: string, count: number) =>
       [computer, count > 1 ? plural(count, 'event') : ''].filter(Boolean).join(', ');
     const at = (span: Span) => ({ ref: span.ref, file: span.file });
-    /** An entry's times and reference record, from its group's span. */
-    const times = (span: Span) => ({
-      timestamp_start: span.first,
-      timestamp_end: span.count > 1 ? span.last : null,
-      record_id: span.record,
-    });
     for (const g of this.groups.map.values()) {
       if (!g.span.hasTime) continue;
       const where = suffix(g.computer, g.span.count);
@@ -161,7 +155,7 @@ export class TimelineBuilder implements Builder {
         computer: g.computer,
         ...at(g.span),
         entry: {
-          ...times(g.span),
+          ...g.span.entryTimes(),
           short_name: g.name,
           description: where ? `${g.description} — ${where}` : g.description,
           category: g.category,
@@ -185,7 +179,7 @@ export class TimelineBuilder implements Builder {
         computer: g.computer,
         ...at(g.span),
         entry: {
-          ...times(g.span),
+          ...g.span.entryTimes(),
           short_name: g.title,
           description: `Sigma rule "${g.title}" (level ${g.level || 'unset'}) matched ${plural(g.span.count, 'event')} on ${g.computer || 'an unknown host'}${tags}`,
           category: 'Sigma',
